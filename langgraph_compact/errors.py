@@ -1,0 +1,36 @@
+"""The package's exceptions: one base class, one subclass per failure a caller can act on."""
+
+from __future__ import annotations
+
+__all__ = [
+    "CompactError",
+    "ContextBudgetError",
+    "MessageError",
+    "ProtocolError",
+    "SchemaVersionError",
+    "SummaryError",
+]
+
+
+class CompactError(Exception):
+    """Base class for every error raised by langgraph_compact."""
+
+
+class MessageError(CompactError, ValueError):
+    """A message cannot be processed as given (missing id, unsupported content)."""
+
+
+class ProtocolError(CompactError):
+    """A projection breaks the tool-call protocol that chat providers enforce."""
+
+
+class ContextBudgetError(CompactError):
+    """The projection cannot be brought under the token budget."""
+
+
+class SummaryError(CompactError):
+    """A summarizer failed or returned something that cannot be used."""
+
+
+class SchemaVersionError(CompactError):
+    """A database was written by a newer, unknown schema version."""

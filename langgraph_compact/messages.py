@@ -1,0 +1,117 @@
+"""Message identity: stable ids and content digests shared by counting, coverage and storage.
+
+A message is identified by its ``id`` plus a digest of everything a model sees of it
+(role, text, tool calls, tool-call id, name). The token cache, the summary's coverage
+digest and the checkpointer's store-once table all key on the same two values, so an
+edited message is a new message everywhere at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from langgraph_compact.errors import MessageError
+
+__all__ = [
+    "canonical_json",
+    "message_digest",
+    "message_text",
+    "require_ids",
+    "span_digest",
+]
+
+
+def _default(value: object) -> object:
+    """JSON fallback for values that are not JSON: a stable, type-tagged string.
+
+    Tool arguments are supposed to be JSON, but Python callers sometimes pass sets,
+    paths or datetimes. They are hashed and counted by ``str()`` with the type name,
+    never rejected, so one odd argument cannot stop an agent.
+    """
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return f"<{type(value).__name__}:{value}>"
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys and no whitespace; non-JSON values become tagged strings.
+
+    >>> canonical_json({"b": 1, "a": [1, 2]})
+    '{"a":[1,2],"b":1}'
+    """
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
+    )
+
+
+def message_text(message: BaseMessage) -> str:
+    """The text of a message: a string as is, text blocks joined, other blocks skipped.
+
+    >>> from langchain_core.messages import HumanMessage
+    >>> message_text(HumanMessage([{"type": "text", "text": "a"}, "b"]))
+    'a\\nb'
+    """
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and isinstance(block.get("text"), str):
+            parts.append(block["text"])
+    return "\n".join(parts)
+
+
+def _identity_payload(message: BaseMessage) -> dict[str, Any]:
+    payload: dict[str, Any] = {"type": message.type, "content": message.content}
+    if isinstance(message, AIMessage) and message.tool_calls:
+        payload["tool_calls"] = [
+            {"id": tc.get("id"), "name": tc["name"], "args": tc["args"]}
+            for tc in message.tool_calls
+        ]
+    if isinstance(message, ToolMessage):
+        payload["tool_call_id"] = message.tool_call_id
+        payload["status"] = message.status
+    if message.name:
+        payload["name"] = message.name
+    return payload
+
+
+def message_digest(message: BaseMessage) -> str:
+    """A 32-hex-digit digest of what a model sees of ``message`` (its id excluded)."""
+    blob = canonical_json(_identity_payload(message)).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(blob, digest_size=16).hexdigest()
+
+
+def span_digest(messages: Iterable[BaseMessage]) -> str:
+    """A digest over the ids and digests of a run of messages, order-sensitive."""
+    h = hashlib.blake2b(digest_size=16)
+    for m in messages:
+        h.update((m.id or "").encode())
+        h.update(b"\x00")
+        h.update(message_digest(m).encode())
+        h.update(b"\x01")
+    return h.hexdigest()
+
+
+def require_ids(messages: Sequence[BaseMessage]) -> None:
+    """Raise ``MessageError`` naming the first message that has no id.
+
+    Messages that went through LangGraph's ``add_messages`` reducer always have ids;
+    a list built by hand may not, and refs to it could not be resolved later.
+    """
+    for i, m in enumerate(messages):
+        if not m.id:
+            raise MessageError(
+                f"message {i} ({m.type}) has no id. Messages need ids so that clip markers "
+                "and summaries can refer back to them; pass them through "
+                "langgraph.graph.message.add_messages or set id= when you build them."
+            )
