@@ -40,15 +40,18 @@ def _default(value: object) -> object:
     return f"<{type(value).__name__}:{value}>"
 
 
+_ENCODER = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
+)
+
+
 def canonical_json(value: Any) -> str:
     """JSON with sorted keys and no whitespace; non-JSON values become tagged strings.
 
     >>> canonical_json({"b": 1, "a": [1, 2]})
     '{"a":[1,2],"b":1}'
     """
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
-    )
+    return _ENCODER.encode(value)
 
 
 def message_text(message: BaseMessage) -> str:
@@ -70,25 +73,33 @@ def message_text(message: BaseMessage) -> str:
     return "\n".join(parts)
 
 
-def _identity_payload(message: BaseMessage) -> dict[str, Any]:
-    payload: dict[str, Any] = {"type": message.type, "content": message.content}
-    if isinstance(message, AIMessage) and message.tool_calls:
-        payload["tool_calls"] = [
-            {"id": tc.get("id"), "name": tc["name"], "args": tc["args"]}
-            for tc in message.tool_calls
-        ]
-    if isinstance(message, ToolMessage):
-        payload["tool_call_id"] = message.tool_call_id
-        payload["status"] = message.status
-    if message.name:
-        payload["name"] = message.name
-    return payload
-
-
 def message_digest(message: BaseMessage) -> str:
-    """A 32-hex-digit digest of what a model sees of ``message`` (its id excluded)."""
-    blob = canonical_json(_identity_payload(message)).encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(blob, digest_size=16).hexdigest()
+    """A 32-hex-digit digest of what a model sees of ``message`` (its id excluded).
+
+    Plain string content, the common case, is hashed directly rather than through JSON:
+    this runs for every message on every model call, so it has to be cheap.
+    """
+    h = hashlib.blake2b(digest_size=16)
+    h.update(message.type.encode())
+    content = message.content
+    if isinstance(content, str):
+        h.update(b"\x00s")
+        h.update(content.encode("utf-8", "surrogatepass"))
+    else:
+        h.update(b"\x00j")
+        h.update(canonical_json(content).encode("utf-8", "surrogatepass"))
+    if isinstance(message, AIMessage):
+        for tc in message.tool_calls:
+            h.update(f"\x00c{tc.get('id')}\x00{tc['name']}".encode())
+            for key, value in sorted(tc["args"].items()):
+                tag, text = ("s", value) if isinstance(value, str) else ("j", canonical_json(value))
+                h.update(f"\x00k{key}\x00{tag}".encode())
+                h.update(text.encode("utf-8", "surrogatepass"))
+    elif isinstance(message, ToolMessage):
+        h.update(f"\x00t{message.tool_call_id}\x00{message.status}".encode())
+    if message.name:
+        h.update(f"\x00n{message.name}".encode())
+    return h.hexdigest()
 
 
 def span_digest(messages: Iterable[BaseMessage]) -> str:
