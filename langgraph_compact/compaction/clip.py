@@ -1,0 +1,205 @@
+"""Stage 1, clip: cut oversized texts head+tail with a visible, recallable marker.
+
+Long tool outputs (logs, file dumps, hexdumps) and long tool-call arguments (``edit`` and
+``write_file`` payloads) dominate agent context. Their beginning and end carry most of
+the signal (the command's header, the error at the bottom), so the middle is cut. The cut
+is never silent: a marker states how many characters and lines were omitted and gives
+the message id as a ``ref`` the recall tool resolves to the original.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from langgraph_compact.compaction.stage import StageResult, call_index, marker_ref, recall_hint
+from langgraph_compact.policies import ToolMode, ToolPolicies
+
+__all__ = [
+    "MESSAGE_TEXT_MAX_CHARS",
+    "clip_args",
+    "clip_content",
+    "clip_text",
+    "clip_tool_outputs",
+    "marker_ref",
+]
+
+MESSAGE_TEXT_MAX_CHARS = 20_000
+"""Default clip limit for human/AI message text outside the protected tail."""
+
+
+def _marker(chars: int, lines: int, ref: str) -> str:
+    return f"[... {chars:,} chars / {lines:,} lines omitted; {recall_hint(ref)} ...]"
+
+
+def clip_text(text: str, max_chars: int, ref: str) -> str:
+    """Shorten ``text`` to about ``max_chars`` by cutting its middle, with a marker.
+
+    The result is at most ``max_chars`` long whenever ``max_chars`` exceeds the marker
+    itself (~100 chars); otherwise it is the marker alone. Text that already fits is
+    returned unchanged (the same object).
+
+    Algorithm:
+        The marker is sized for the worst case first, so the text budget is known. Two
+        thirds of the budget go to the head, one third to the tail (errors and results
+        tend to be at the end). Each cut moves to a line boundary when one is within
+        the last quarter of its side, so the kept parts are whole lines.
+
+    Args:
+        text: the text to shorten.
+        max_chars: the longest text kept whole.
+        ref: the id of the original message, written into the marker.
+
+    Returns:
+        ``text`` itself, or head + marker + tail.
+
+    >>> out = clip_text("\\n".join(f"line {i}" for i in range(100)), 160, "m-1")
+    >>> print(out)
+    line 0
+    line 1
+    line 2
+    line 3
+    line 4
+    line 5
+    line 6
+    [... 717 chars / 90 lines omitted; ref=m-1 — call recall(ref) for the original ...]
+    line 97
+    line 98
+    line 99
+    >>> len(out) <= 160
+    True
+    """
+    if len(text) <= max_chars:
+        return text
+    worst = _marker(len(text), text.count("\n"), ref)
+    budget = max(max_chars - len(worst) - 2, 0)
+    head_end = budget * 2 // 3
+    tail_start = len(text) - (budget - head_end)
+    newline = text.rfind("\n", 0, head_end)
+    if newline >= head_end * 3 // 4:
+        head_end = newline + 1
+    newline = text.find("\n", tail_start, tail_start + (len(text) - tail_start) // 4)
+    if newline != -1:
+        tail_start = newline + 1
+    omitted = text[head_end:tail_start]
+    out = text[:head_end]
+    if out and not out.endswith("\n"):
+        out += "\n"
+    out += _marker(len(omitted), omitted.count("\n"), ref)
+    tail = text[tail_start:]
+    return out + "\n" + tail if tail else out
+
+
+def clip_content(
+    content: str | list[str | dict[Any, Any]], max_chars: int, ref: str
+) -> str | list[str | dict[Any, Any]]:
+    """:func:`clip_text` applied to a string or to each text block of a block list.
+
+    Non-text blocks (images, tool_use) are kept as they are. Returns ``content`` itself
+    when nothing needed clipping.
+    """
+    if isinstance(content, str):
+        return clip_text(content, max_chars, ref)
+    out: list[str | dict[Any, Any]] = []
+    changed = False
+    for block in content:
+        if isinstance(block, str):
+            new: str | dict[Any, Any] = clip_text(block, max_chars, ref)
+        elif isinstance(block, dict) and isinstance(block.get("text"), str):
+            text = clip_text(block["text"], max_chars, ref)
+            new = block if text is block["text"] else {**block, "text": text}
+        else:
+            new = block
+        changed = changed or new is not block
+        out.append(new)
+    return out if changed else content
+
+
+def clip_args(args: Any, max_chars: int, ref: str) -> Any:
+    """Clip every string value longer than ``max_chars`` inside tool-call arguments.
+
+    Only string leaves change, so the arguments stay the same JSON shape (still valid
+    JSON, same keys). Returns ``args`` itself when nothing needed clipping.
+
+    >>> clip_args({"path": "a.py", "content": "x" * 500}, 200, "m-2")["content"][:30]
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'
+    """
+    if isinstance(args, str):
+        return clip_text(args, max_chars, ref)
+    if isinstance(args, dict):
+        new_dict = {k: clip_args(v, max_chars, ref) for k, v in args.items()}
+        return args if all(new_dict[k] is args[k] for k in args) else new_dict
+    if isinstance(args, list):
+        new_list = [clip_args(v, max_chars, ref) for v in args]
+        return args if all(a is b for a, b in zip(new_list, args, strict=True)) else new_list
+    return args
+
+
+def _protected_head(messages: Sequence[BaseMessage]) -> int:
+    """Index just past the head (system messages and the first human message)."""
+    for i, m in enumerate(messages):
+        if isinstance(m, HumanMessage):
+            return i + 1
+        if m.type != "system":
+            return i
+    return len(messages)
+
+
+def clip_tool_outputs(
+    messages: Sequence[BaseMessage],
+    policies: ToolPolicies,
+    *,
+    protected_from: int | None = None,
+    max_text_chars: int = MESSAGE_TEXT_MAX_CHARS,
+) -> StageResult:
+    """Clip tool outputs, and (outside the tail) tool-call arguments and message text.
+
+    Tool outputs are clipped wherever they are (clip on insert), per their tool's
+    policy, except ``keep_verbatim`` tools. Tool-call string arguments over the tool's
+    ``max_arg_chars`` and human/AI text over ``max_text_chars`` are clipped only before
+    ``protected_from``: the model should see its recent turns whole. System messages and
+    the first human message (the task) are never clipped.
+
+    Args:
+        messages: the history (not modified).
+        policies: the tool policy registry.
+        protected_from: index where the protected recent tail starts (default: nothing
+            is protected).
+        max_text_chars: clip limit for human/AI message text.
+
+    Returns:
+        The new list; shortened messages keep their id and carry ``ref=<id>``.
+    """
+    tail = len(messages) if protected_from is None else protected_from
+    head = _protected_head(messages)
+    calls = call_index(messages)
+    out = list(messages)
+    changed: list[int] = []
+    for i, m in enumerate(messages):
+        ref = m.id or ""
+        update: dict[str, Any] = {}
+        if isinstance(m, ToolMessage):
+            call = calls.get(m.tool_call_id)
+            policy = policies.for_tool(m.name or (call["name"] if call else None))
+            if policy.mode is not ToolMode.KEEP_VERBATIM:
+                content = clip_content(m.content, policy.max_chars, ref)
+                if content is not m.content:
+                    update["content"] = content
+        elif i >= head and i < tail and m.type in ("human", "ai"):
+            content = clip_content(m.content, max_text_chars, ref)
+            if content is not m.content:
+                update["content"] = content
+            if isinstance(m, AIMessage) and m.tool_calls:
+                new_calls = []
+                for call in m.tool_calls:
+                    limit = policies.for_tool(call["name"]).max_arg_chars
+                    args = clip_args(call["args"], limit, ref)
+                    new_calls.append(call if args is call["args"] else {**call, "args": args})
+                if any(a is not b for a, b in zip(new_calls, m.tool_calls, strict=True)):
+                    update["tool_calls"] = new_calls
+        if update:
+            out[i] = m.model_copy(update=update)
+            changed.append(i)
+    return StageResult(out, tuple(changed))

@@ -1,0 +1,99 @@
+"""Shared vocabulary of the fold stages: the stage result, stats, and the marker format.
+
+Every shortened text in a projection carries a marker ending in
+``ref=<message id> — call recall(ref) for the original``, so the model (and tests) can
+always find the way back to the raw message. The format lives here, once, so that
+:func:`marker_ref` parses every stage's markers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolCall
+
+__all__ = [
+    "StageResult",
+    "StageStats",
+    "call_index",
+    "marker_ref",
+    "marker_refs",
+    "recall_hint",
+]
+
+_REF_RE = re.compile(r"ref=(?P<ref>.+?) — call recall\(ref\)")
+
+
+def recall_hint(ref: str) -> str:
+    """The tail every marker ends with; :func:`marker_ref` parses the ref back.
+
+    >>> recall_hint("m-7")
+    'ref=m-7 — call recall(ref) for the original'
+    """
+    return f"ref={ref} — call recall(ref) for the original"
+
+
+def marker_refs(text: str) -> list[str]:
+    """Every ref named by a marker in ``text``, in order."""
+    return [m.group("ref") for m in _REF_RE.finditer(text)]
+
+
+def marker_ref(text: str) -> str | None:
+    """The ref of the first marker in ``text``, or None when there is none.
+
+    >>> marker_ref("head\\n[... 10 chars / 0 lines omitted; ref=abc-17 — call recall(ref) "
+    ...            "for the original ...]\\ntail")
+    'abc-17'
+    >>> marker_ref("plain text") is None
+    True
+    """
+    found = _REF_RE.search(text)
+    return found.group("ref") if found else None
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """What one stage returns: the new list and which messages it shortened.
+
+    Stages never add, remove or reorder messages, so ``messages[i]`` always corresponds
+    to the input's ``messages[i]`` and keeps its id.
+    """
+
+    messages: list[BaseMessage]
+    changed: tuple[int, ...] = ()
+    """Indexes of the messages this stage replaced."""
+
+    @property
+    def refs(self) -> tuple[str, ...]:
+        """Ids of the shortened messages (each is the ``ref`` in its marker)."""
+        return tuple(self.messages[i].id or "" for i in self.changed)
+
+
+@dataclass(frozen=True)
+class StageStats:
+    """Per-stage accounting reported by ``fold``."""
+
+    stage: str
+    tokens_before: int
+    tokens_after: int
+    items: int
+    """Messages the stage shortened (clipped, deduped, pruned) or loop calls flagged."""
+    refs: tuple[str, ...] = ()
+
+    @property
+    def saved(self) -> int:
+        """Tokens removed by this stage."""
+        return self.tokens_before - self.tokens_after
+
+
+def call_index(messages: Sequence[BaseMessage]) -> dict[str, ToolCall]:
+    """Map each ``tool_call_id`` to its call; a reused id maps to its latest call."""
+    index: dict[str, ToolCall] = {}
+    for m in messages:
+        if isinstance(m, AIMessage):
+            for call in m.tool_calls:
+                if call.get("id"):
+                    index[call["id"] or ""] = call
+    return index
