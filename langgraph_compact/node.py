@@ -1,0 +1,118 @@
+"""``CompactionNode``: the pre-model node that writes the projection and the summary.
+
+Add it before the model node of any ``StateGraph`` whose state extends ``CompactState``;
+the model node then reads ``llm_input_messages``. The node never writes ``messages``:
+the raw history stays exactly as the agent wrote it.
+
+Example:
+    >>> from langgraph.graph import START, StateGraph
+    >>> from langgraph_compact import Budget, CompactionNode, CompactState
+    >>> builder = StateGraph(CompactState)
+    >>> _ = builder.add_node("compact", CompactionNode(Budget(context_window=32_000)))
+    >>> _ = builder.add_edge(START, "compact")
+    >>> graph = builder.compile()
+    >>> out = graph.invoke({"messages": [("user", "hello")]})
+    >>> [m.content for m in out["llm_input_messages"]]
+    ['hello']
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AnyMessage, BaseMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.channels.untracked_value import UntrackedValue
+from langgraph.config import get_stream_writer
+from langgraph.graph.message import add_messages
+from langgraph._internal._runnable import RunnableCallable
+
+from langgraph_compact.compaction.compact import (
+    CompactionResult,
+    CompactionSettings,
+    acompact,
+    compact,
+)
+from langgraph_compact.compaction.summary import RunningSummary
+from langgraph_compact.errors import CompactError
+from langgraph_compact.tokens import Budget
+
+__all__ = ["CompactState", "CompactionNode"]
+
+
+class CompactState(TypedDict, total=False):
+    """Graph state for agents with compaction; extend it with your own keys.
+
+    ``llm_input_messages`` is an ``UntrackedValue``: recomputed every call and never
+    written to the checkpoint, so the projection does not grow the database.
+    """
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    running_summary: RunningSummary | None
+    llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
+
+
+class CompactionNode(RunnableCallable):
+    """Pre-model node: fold, summarize when over the trigger, verify, write the projection.
+
+    Args:
+        budget: the token budget (``Budget``), or full ``CompactionSettings``.
+        messages_key: state key of the raw messages.
+        summary_key: state key of the ``RunningSummary``.
+        output_key: state key the projection is written to; ``llm_input_messages``
+            matches ``create_react_agent``'s ``pre_model_hook`` contract.
+        name: node name.
+        **settings: any other ``CompactionSettings`` field (``counter``, ``summarizer``,
+            ``policies``, ``keep_recent_tokens``, ...).
+
+    The node emits a custom stream event ``{"compaction": stats}`` (``stream_mode=
+    "custom"``) with the token counts, the fold stats and the summary generation.
+    """
+
+    def __init__(
+        self,
+        budget: Budget | CompactionSettings,
+        *,
+        messages_key: str = "messages",
+        summary_key: str = "running_summary",
+        output_key: str = "llm_input_messages",
+        name: str = "compact",
+        **settings: Any,
+    ) -> None:
+        super().__init__(self._run, self._arun, name=name, trace=False)
+        base = budget if isinstance(budget, CompactionSettings) else CompactionSettings(budget)
+        self.settings = replace(base, **settings) if settings else base
+        self.messages_key = messages_key
+        self.summary_key = summary_key
+        self.output_key = output_key
+
+    def _inputs(self, state: Any) -> tuple[list[BaseMessage], RunningSummary | None]:
+        get = state.get if isinstance(state, dict) else lambda k, d=None: getattr(state, k, d)
+        messages = get(self.messages_key)
+        if messages is None:
+            raise CompactError(
+                f"state has no {self.messages_key!r} key; pass messages_key= to CompactionNode"
+            )
+        summary = get(self.summary_key, None)
+        if summary is not None and not isinstance(summary, RunningSummary):
+            summary = RunningSummary.model_validate(summary)
+        return list(messages), summary
+
+    def _update(self, result: CompactionResult) -> dict[str, Any]:
+        try:
+            get_stream_writer()({"compaction": result.stats})
+        except RuntimeError:  # called outside a graph run: no stream to write to
+            pass
+        update: dict[str, Any] = {self.output_key: result.messages}
+        if result.summary_changed:
+            update[self.summary_key] = result.summary
+        return update
+
+    def _run(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
+        messages, summary = self._inputs(state)
+        return self._update(compact(messages, summary, self.settings))
+
+    async def _arun(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
+        messages, summary = self._inputs(state)
+        return self._update(await acompact(messages, summary, self.settings))
