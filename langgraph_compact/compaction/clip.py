@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from langgraph_compact.compaction.stage import StageResult, call_index, marker_ref, recall_hint
+from langgraph_compact.compaction.stage import StageResult, marker_ref, paired_calls, recall_hint
 from langgraph_compact.policies import ToolMode, ToolPolicies
 
 __all__ = [
@@ -174,14 +174,14 @@ def clip_tool_outputs(
     """
     tail = len(messages) if protected_from is None else protected_from
     head = _protected_head(messages)
-    calls = call_index(messages)
+    calls = paired_calls(messages)
     out = list(messages)
     changed: list[int] = []
     for i, m in enumerate(messages):
         ref = m.id or ""
         update: dict[str, Any] = {}
         if isinstance(m, ToolMessage):
-            call = calls.get(m.tool_call_id)
+            call = calls.get(i)
             policy = policies.for_tool(m.name or (call["name"] if call else None))
             if policy.mode is not ToolMode.KEEP_VERBATIM:
                 content = clip_content(m.content, policy.max_chars, ref)

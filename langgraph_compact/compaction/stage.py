@@ -12,14 +12,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolCall
+from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
+
+from langgraph_compact.messages import canonical_json
 
 __all__ = [
     "StageResult",
     "StageStats",
     "call_index",
+    "describe_call",
     "marker_ref",
     "marker_refs",
+    "paired_calls",
     "recall_hint",
 ]
 
@@ -97,3 +101,34 @@ def call_index(messages: Sequence[BaseMessage]) -> dict[str, ToolCall]:
                 if call.get("id"):
                     index[call["id"] or ""] = call
     return index
+
+
+def paired_calls(messages: Sequence[BaseMessage]) -> dict[int, ToolCall]:
+    """Map the index of each ToolMessage to the call it answers.
+
+    A result answers the call with its id in the closest AI message before it, so a
+    call id reused later in the history (tau-bench does this) still pairs correctly.
+    """
+    latest: dict[str, ToolCall] = {}
+    pairs: dict[int, ToolCall] = {}
+    for i, m in enumerate(messages):
+        if isinstance(m, AIMessage):
+            for call in m.tool_calls:
+                latest[call.get("id") or ""] = call
+        elif isinstance(m, ToolMessage):
+            answered = latest.get(m.tool_call_id)
+            if answered is not None:
+                pairs[i] = answered
+    return pairs
+
+
+def describe_call(call: ToolCall, max_chars: int = 120) -> str:
+    """A one-line ``name {args}`` label for stubs, with long arguments cut short.
+
+    >>> describe_call({"name": "bash", "args": {"command": "ls -la"}, "id": "c1"})
+    'bash {"command":"ls -la"}'
+    """
+    args = canonical_json(call["args"])
+    if len(args) > max_chars:
+        args = args[: max_chars - 1] + "…"
+    return f"{call['name']} {args}"

@@ -1,0 +1,110 @@
+"""Stage 3, prune: tool outputs older than the protected recent window become stubs.
+
+Once the agent has moved on, an old file listing or test log is rarely needed verbatim;
+a one-line stub saying what ran, how big the output was and how to get it back keeps the
+thread of the story at a fraction of the tokens. The recent window, measured in tokens,
+stays untouched so the model always sees what it is working on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from langgraph_compact.compaction.stage import (
+    StageResult,
+    describe_call,
+    paired_calls,
+    recall_hint,
+)
+from langgraph_compact.messages import message_text
+from langgraph_compact.policies import ToolMode, ToolPolicies
+from langgraph_compact.tokens import TokenCounter
+
+__all__ = ["protected_start", "prune_old_outputs", "pruned_stub"]
+
+
+def pruned_stub(label: str, text: str, ref: str) -> str:
+    """The one-line stub that replaces a pruned output.
+
+    >>> pruned_stub('bash {"command":"ls"}', "a\\nb\\n", "t-4")
+    '[pruned output of bash {"command":"ls"}: 4 chars / 2 lines; ref=t-4 — call recall(ref) for the original]'
+    """  # noqa: E501
+    lines = text.count("\n")
+    return f"[pruned output of {label}: {len(text):,} chars / {lines:,} lines; {recall_hint(ref)}]"
+
+
+def protected_start(
+    messages: Sequence[BaseMessage], counter: TokenCounter, protect_recent_tokens: int
+) -> int:
+    """Index where the protected recent window starts.
+
+    The window is the longest suffix of ``messages`` whose token count stays within
+    ``protect_recent_tokens``; the last message is always protected.
+
+    >>> from langchain_core.messages import HumanMessage
+    >>> msgs = [HumanMessage("word " * 100, id=str(i)) for i in range(5)]
+    >>> protected_start(msgs, TokenCounter(), 250)
+    3
+    """
+    total = 0
+    for i in range(len(messages) - 1, -1, -1):
+        total += counter.count(messages[i])
+        if total > protect_recent_tokens and i < len(messages) - 1:
+            return i + 1
+    return 0
+
+
+def prune_old_outputs(
+    messages: Sequence[BaseMessage],
+    policies: ToolPolicies,
+    *,
+    protected_from: int,
+    originals: Sequence[BaseMessage] | None = None,
+) -> StageResult:
+    """Replace old tool outputs by one-line stubs, per tool policy.
+
+    Algorithm:
+        For each ToolMessage, by its tool's policy: ``keep_verbatim`` and non-prunable
+        tools are kept; ``clip_on_insert`` outputs before ``protected_from`` become
+        stubs; ``drop_after_consumed`` outputs become stubs as soon as any AI message
+        follows them (the model has read them), protected window or not. A stub only
+        replaces content it is shorter than. Stubs describe the original output, taken
+        from ``originals`` (the unclipped messages, index-aligned) when given.
+
+    Args:
+        messages: the history after the earlier stages (not modified).
+        policies: the tool policy registry.
+        protected_from: index where the protected recent window starts.
+        originals: the raw messages, aligned with ``messages``, for the sizes in stubs.
+
+    Returns:
+        The new list; stubbed messages keep their id and carry ``ref=<id>``.
+    """
+    source = originals if originals is not None else messages
+    if len(source) != len(messages):
+        raise ValueError("originals must be aligned with messages (same length and order)")
+    calls = paired_calls(messages)
+    last_ai = max((i for i, m in enumerate(messages) if isinstance(m, AIMessage)), default=-1)
+    out = list(messages)
+    changed: list[int] = []
+    for i, m in enumerate(messages):
+        if not isinstance(m, ToolMessage):
+            continue
+        call = calls.get(i)
+        policy = policies.for_tool(m.name or (call["name"] if call else None))
+        if policy.mode is ToolMode.KEEP_VERBATIM or not policy.prunable:
+            continue
+        consumed = last_ai > i
+        if policy.mode is ToolMode.DROP_AFTER_CONSUMED:
+            if not consumed:
+                continue
+        elif i >= protected_from:
+            continue
+        label = describe_call(call) if call else (m.name or "tool")
+        stub = pruned_stub(label, message_text(source[i]), m.id or "")
+        if len(stub) < len(message_text(m)) or not isinstance(m.content, str):
+            out[i] = m.model_copy(update={"content": stub})
+            changed.append(i)
+    return StageResult(out, tuple(changed))
