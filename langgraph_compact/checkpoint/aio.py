@@ -1,0 +1,132 @@
+"""``AsyncCompactSqliteSaver``: the raw-history checkpointer on ``aiosqlite``.
+
+Usage::
+
+    from langgraph_compact.checkpoint import AsyncCompactSqliteSaver
+
+    async with AsyncCompactSqliteSaver.from_conn_string("agent.sqlite") as saver:
+        graph = builder.compile(checkpointer=saver)
+        await graph.ainvoke(inputs, config)
+
+Same storage and programs as ``CompactSqliteSaver``; only the statement runner differs.
+Sync methods work from other threads (they hand the coroutine to the saver's loop), as
+with LangGraph's ``AsyncSqliteSaver``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import aiosqlite
+from langgraph.checkpoint.serde.base import SerializerProtocol
+
+from langgraph_compact.checkpoint._api import CompactSaverBase
+from langgraph_compact.checkpoint._core import SQLITE, Program, migrate
+from langgraph_compact.checkpoint.redact import MAINTENANCE_SQL
+
+__all__ = ["AsyncCompactSqliteSaver", "adrive"]
+
+T = TypeVar("T")
+
+
+async def adrive(conn: aiosqlite.Connection, program: Program[T], *, write: bool) -> T:
+    """Run a program on an ``aiosqlite`` connection inside one transaction (see ``drive``)."""
+    await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    try:
+        stmt = program.send(None)  # type: ignore[arg-type]
+        while True:
+            sql, params, fetch = stmt
+            if fetch == "many":
+                await conn.executemany(sql, params)
+                rows: list[Any] = []
+            else:
+                async with conn.execute(sql, params) as cur:
+                    rows = list(await cur.fetchall()) if fetch == "all" else []
+            stmt = program.send(rows)
+    except StopIteration as stop:
+        await conn.execute("COMMIT")
+        return stop.value  # type: ignore[no-any-return]
+    except BaseException:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+        raise
+
+
+class AsyncCompactSqliteSaver(CompactSaverBase):
+    """The async twin of ``CompactSqliteSaver``.
+
+    Args:
+        conn: an open ``aiosqlite.Connection``; it should be in autocommit mode
+            (``isolation_level=None``), which ``from_conn_string`` does for you.
+        serde: serializer for non-message values and message skeletons.
+        index_text: see ``CompactSaverBase``.
+    """
+
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        *,
+        serde: SerializerProtocol | None = None,
+        index_text: bool | None = None,
+    ) -> None:
+        super().__init__(serde=serde, index_text=index_text)
+        self.conn = conn
+        self.lock = asyncio.Lock()
+        self.is_setup = False
+        self.loop = asyncio.get_running_loop()
+
+    @classmethod
+    @asynccontextmanager
+    async def from_conn_string(
+        cls, conn_string: str | os.PathLike[str], **kwargs: Any
+    ) -> AsyncIterator[AsyncCompactSqliteSaver]:
+        """A saver on a file path (or ``":memory:"``), closed on exit."""
+        async with aiosqlite.connect(os.fspath(conn_string), isolation_level=None) as conn:
+            yield cls(conn, **kwargs)
+
+    async def setup(self) -> None:
+        """Switch to WAL and apply pending migrations; runs once, automatically.
+
+        Raises:
+            SchemaVersionError: the file was written by a newer langgraph-compact.
+        """
+        async with self.lock:
+            await self._setup_locked()
+
+    async def _setup_locked(self) -> None:
+        if self.is_setup:
+            return
+        await self.conn.execute("PRAGMA journal_mode=WAL")
+        await adrive(self.conn, migrate(SQLITE), write=True)
+        self.is_setup = True
+
+    async def _arun(self, program: Program[T], *, write: bool = False) -> T:
+        async with self.lock:
+            await self._setup_locked()
+            return await adrive(self.conn, program, write=write)
+
+    def _run(self, program: Program[T], *, write: bool = False) -> T:
+        try:
+            if asyncio.get_running_loop() is self.loop:
+                raise asyncio.InvalidStateError(
+                    "Synchronous calls to AsyncCompactSqliteSaver are only allowed from a "
+                    "different thread. From the main thread, use the async interface: "
+                    "`await graph.ainvoke(...)` or `await saver.aget_tuple(...)`."
+                )
+        except RuntimeError:
+            pass
+        future = asyncio.run_coroutine_threadsafe(self._arun(program, write=write), self.loop)
+        return future.result()
+
+    def _after_redaction(self) -> None:
+        asyncio.run_coroutine_threadsafe(self._aafter_redaction(), self.loop).result()
+
+    async def _aafter_redaction(self) -> None:
+        async with self.lock:
+            for sql in MAINTENANCE_SQL:
+                async with self.conn.execute(sql) as cur:
+                    await cur.fetchall()

@@ -1,0 +1,145 @@
+"""Redaction: replace a message's content with a tombstone wherever the saver stored it.
+
+A message's text lives in one row of ``lgc_message_texts`` (and its FTS5 index), its
+skeleton in ``lgc_messages``; copies can also sit inside serialized blobs and pending
+writes of other channels. All of them are rewritten in one transaction and logged in
+``lgc_redactions``; the saver then optimizes the FTS index, ``VACUUM``\\s and truncates the
+WAL, so the old bytes leave the database file.
+
+Loading the state afterwards yields the tombstoned message under the same id, so its
+``message_digest`` changes and any summary whose coverage digest included it no longer
+matches: the compaction node rebuilds it on its next call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from langgraph_compact.checkpoint import _core as q
+from langgraph_compact.checkpoint._store import CheckpointStore
+
+__all__ = ["MAINTENANCE_SQL", "RedactionResult", "redact_program", "tombstone"]
+
+_MESSAGE_ROWS_SQL = """SELECT seq, digest, type, skeleton, content_in_text FROM lgc_messages
+    WHERE thread_id = ? AND {column} IN ({marks})"""
+_UPDATE_MESSAGE_SQL = """UPDATE lgc_messages SET type = ?, skeleton = ?, content_in_text = ?
+    WHERE thread_id = ? AND seq = ?"""
+_UPDATE_TEXT_SQL = "UPDATE lgc_message_texts SET text = ? WHERE thread_id = ? AND digest = ?"
+_VALUE_ROWS_SQL = """SELECT rowid, type, blob FROM {table}
+    WHERE thread_id = ? AND type NOT IN ('empty', 'lgc.refs', 'lgc.msgs')"""
+_UPDATE_VALUE_SQL = "UPDATE {table} SET type = ?, blob = ? WHERE rowid = ?"
+_LOG_SQL = """INSERT INTO lgc_redactions (thread_id, message_id, reason, actor, redacted_at)
+    VALUES (?, ?, ?, ?, ?)"""
+_OPTIMIZE_FTS_SQL = "INSERT INTO lgc_message_fts (lgc_message_fts) VALUES ('optimize')"
+
+MAINTENANCE_SQL = ("VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)")
+"""Run outside a transaction after a redaction so freed pages leave the file."""
+
+
+@dataclass(frozen=True)
+class RedactionResult:
+    """What a redaction touched; ``message_ids`` lists the ids that were found."""
+
+    thread_id: str
+    message_ids: list[str]
+    message_rows: int
+    values_rewritten: int
+    tombstone: str
+
+
+def tombstone(reason: str) -> str:
+    """The text a redacted message carries instead of its content.
+
+    >>> tombstone("PII")
+    '[redacted: PII]'
+    """
+    return f"[redacted: {reason}]"
+
+
+def _scrub(value: Any, ids: set[str], text: str) -> tuple[Any, bool]:
+    """``value`` with every message whose id is in ``ids`` tombstoned, and whether any was."""
+    if isinstance(value, BaseMessage):
+        if value.id in ids:
+            return value.model_copy(update={"content": text}), True
+        return value, False
+    if isinstance(value, (list, tuple)):
+        items = [_scrub(v, ids, text) for v in value]
+        if any(changed for _, changed in items):
+            return type(value)(v for v, _ in items), True
+        return value, False
+    if isinstance(value, dict):
+        pairs = {k: _scrub(v, ids, text) for k, v in value.items()}
+        if any(changed for _, changed in pairs.values()):
+            return {k: v for k, (v, _) in pairs.items()}, True
+    return value, False
+
+
+def redact_program(
+    store: CheckpointStore,
+    thread_id: str,
+    message_ids: Sequence[str],
+    reason: str,
+    actor: str,
+    now: str,
+) -> q.Program[RedactionResult]:
+    """Tombstone ``message_ids`` of one thread in every table, and log who, why and when.
+
+    Algorithm: find the message rows by id, then every row sharing their content digest
+    (the same bytes stored under another id, e.g. a pending write's copy); rewrite their
+    skeletons and text rows (the FTS5 triggers re-index); scrub serialized blobs and
+    writes of other channels; log one row per redacted id.
+    """
+    text = tombstone(reason)
+    ids = list(dict.fromkeys(message_ids))
+    if not ids:
+        return RedactionResult(thread_id, [], 0, 0, text)
+    by_id = yield (
+        _MESSAGE_ROWS_SQL.format(column="message_id", marks=q.marks(len(ids))),
+        (thread_id, *ids),
+        "all",
+    )
+    digests = sorted({r[1] for r in by_id})
+    rows = list(by_id)
+    if digests:
+        sql = _MESSAGE_ROWS_SQL.format(column="digest", marks=q.marks(len(digests)))
+        rows += (yield sql, (thread_id, *digests), "all")
+    seen: set[int] = set()
+    updates = []
+    for seq, _digest, t, skeleton, in_text in rows:
+        if seq in seen:
+            continue
+        seen.add(seq)
+        msg = store.serde.loads_typed((t, skeleton))
+        if in_text:
+            new_t, blob = store.serde.dumps_typed(msg.model_copy(update={"content": ""}))
+        else:
+            new_t, blob = store.serde.dumps_typed(msg.model_copy(update={"content": text}))
+        updates.append((new_t, blob, in_text, thread_id, seq))
+    if updates:
+        yield _UPDATE_MESSAGE_SQL, updates, "many"
+        new_text = text if store.index_text else None
+        yield _UPDATE_TEXT_SQL, [(new_text, thread_id, d) for d in digests], "many"
+        yield _OPTIMIZE_FTS_SQL, (), "none"
+    rewritten = 0
+    for table in ("lgc_blobs", "lgc_writes"):
+        values = yield _VALUE_ROWS_SQL.format(table=table), (thread_id,), "all"
+        for rowid, t, blob in values:
+            value, changed = _scrub(store.serde.loads_typed((t, blob)), set(ids), text)
+            if changed:
+                params = (*store.serde.dumps_typed(value), rowid)
+                yield _UPDATE_VALUE_SQL.format(table=table), params, "none"
+                rewritten += 1
+    found = list(dict.fromkeys(r[0] for r in (yield from _found_ids(thread_id, ids))))
+    if found:
+        yield _LOG_SQL, [(thread_id, mid, reason, actor, now) for mid in found], "many"
+    store.forget_thread(thread_id)
+    return RedactionResult(thread_id, found, len(updates), rewritten, text)
+
+
+def _found_ids(thread_id: str, ids: list[str]) -> q.Program[list[tuple[Any, ...]]]:
+    sql = f"SELECT message_id FROM lgc_messages WHERE thread_id = ? AND message_id IN ({q.marks(len(ids))})"
+    return (yield sql, (thread_id, *ids), "all")
