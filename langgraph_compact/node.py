@@ -18,15 +18,16 @@ Example:
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import replace
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.messages import AnyMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph._internal._runnable import RunnableCallable
 from langgraph.channels.untracked_value import UntrackedValue
 from langgraph.config import get_stream_writer
 from langgraph.graph.message import add_messages
-from langgraph._internal._runnable import RunnableCallable
 
 from langgraph_compact.compaction.compact import (
     CompactionResult,
@@ -100,10 +101,8 @@ class CompactionNode(RunnableCallable):
         return list(messages), summary
 
     def _update(self, result: CompactionResult) -> dict[str, Any]:
-        try:
+        with suppress(RuntimeError):  # outside a graph run there is no stream to write to
             get_stream_writer()({"compaction": result.stats})
-        except RuntimeError:  # called outside a graph run: no stream to write to
-            pass
         update: dict[str, Any] = {self.output_key: result.messages}
         if result.summary_changed:
             update[self.summary_key] = result.summary

@@ -17,6 +17,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from langgraph_compact.compaction.clip import clip_text
 from langgraph_compact.compaction.cut import find_cut_point, find_head_end, is_cut_point
+from langgraph_compact.compaction.loops import LoopSignal
 from langgraph_compact.compaction.pipeline import FoldConfig, fold
 from langgraph_compact.compaction.summarize import (
     ExtractiveSummarizer,
@@ -189,10 +190,18 @@ def plan_compaction(
     keep = settings.keep_recent_tokens
     if keep is None:
         keep = max(0, budget.target_tokens - counter.count_messages(head) - settings.summary_cap)
-    folded = fold(
-        raw[start:],
-        FoldConfig(counter=counter, policies=settings.policies, protect_recent_tokens=keep),
+    # The slice starts mid-conversation; protocol and budget are checked on the
+    # assembled projection instead, so fold must not repair or verify the slice.
+    config = FoldConfig(
+        counter=counter,
+        policies=settings.policies,
+        protect_recent_tokens=keep,
+        repair=False,
+        verify=False,
     )
+    folded = fold(raw[start:], config)
+    if len(folded.messages) != len(raw) - start:
+        raise AssertionError("fold must keep messages one-to-one")
     body = folded.messages
     stats["fold"] = {"tokens_before": folded.tokens_before, "tokens_after": folded.tokens_after}
     note = _loop_note(folded.loop, len(raw)) if settings.loop_note and folded.loop else None
@@ -237,12 +246,9 @@ def plan_compaction(
     )
 
 
-def _loop_note(loop: Any, n: int) -> HumanMessage:
+def _loop_note(loop: LoopSignal, n: int) -> HumanMessage:
     return HumanMessage(
-        f"[Context note: the same tool call was made {loop.count} times in a row "
-        f"({loop.signature}). Its result will not change; try a different approach.]",
-        id=f"loop-note-{n}",
-        additional_kwargs={"langgraph_compact_note": "loop"},
+        loop.note, id=f"loop-note-{n}", additional_kwargs={"langgraph_compact_note": "loop"}
     )
 
 

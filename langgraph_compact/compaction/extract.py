@@ -207,7 +207,8 @@ def _text_items(
             yield found
         if fact_found:
             continue
-        for ident in dict.fromkeys(_IDENTIFIER.findall(sentence)):
+        named = [*_IDENTIFIER.findall(sentence), *(_PATH.findall(sentence) if human else ())]
+        for ident in dict.fromkeys(named):
             yield _item(Section.CRITICAL, sentence, mid, seq, key=f"id:{ident}", priority=priority)
 
 
@@ -243,8 +244,10 @@ def extract_items(
             out.extend(_file_items(call, mid, seq))
         return out
     if isinstance(message, ToolMessage):
-        call = calls.get(message.tool_call_id)
-        signature = call_signature(call["name"], call["args"]) if call else str(message.name)
+        answered = calls.get(message.tool_call_id)
+        signature = (
+            call_signature(answered["name"], answered["args"]) if answered else str(message.name)
+        )
         error = is_error_output(message)
         if error:
             return [

@@ -88,7 +88,10 @@ class SummaryRequest:
 class Summarizer(Protocol):
     """Anything that turns a ``SummaryRequest`` into the next ``RunningSummary``."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """Recorded as the summary's ``summarizer`` (lineage)."""
+        ...
 
     def summarize(self, request: SummaryRequest) -> RunningSummary:
         """Return the summary covering ``[request.head_end, request.covered_through)``."""
@@ -252,7 +255,14 @@ def _head_items(request: SummaryRequest) -> list[tuple[Section, SummaryItem]]:
         )
     ]
     if request.head_clipped:
-        out.extend(i for i in extract_items(first, seq, {}) if i[0] is not Section.GOAL)
+        # Constraints of a clipped first request are kept but not pinned: templates and
+        # in-context demonstrations can hold dozens, and the head's marker still points
+        # to the full text. Constraints the user states later in the thread stay pinned.
+        out.extend(
+            (section, item.model_copy(update={"pinned": False}))
+            for section, item in extract_items(first, seq, {})
+            if section is not Section.GOAL
+        )
     return out
 
 

@@ -1,0 +1,203 @@
+"""CompactionNode and the compact() core: idempotence, fallbacks, rebuilds, errors, wiring."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from factories import ai, ai_tool_call, human, system, tool_result
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, StateGraph
+
+from langgraph_compact.compaction.compact import CompactionSettings, acompact, compact
+from langgraph_compact.compaction.summarize import ExtractiveSummarizer, SummaryRequest
+from langgraph_compact.compaction.summary import RunningSummary, Section, is_summary_message
+from langgraph_compact.errors import ContextBudgetError, MessageError
+from langgraph_compact.node import CompactionNode, CompactState
+from langgraph_compact.tokens import Budget, TokenCounter
+
+COUNTER = TokenCounter()
+BUDGET = Budget(context_window=3_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
+
+
+class CountingSummarizer:
+    """Extractive summaries, counting calls."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def summarize(self, request: SummaryRequest) -> RunningSummary:
+        self.calls += 1
+        return ExtractiveSummarizer(name=self.name).summarize(request)
+
+    async def asummarize(self, request: SummaryRequest) -> RunningSummary:
+        return self.summarize(request)
+
+
+def _history(turns: int, output_chars: int = 1_500) -> list[BaseMessage]:
+    msgs: list[BaseMessage] = [system(id="sys"), human("Fix the failing date parser.", id="h0")]
+    for i in range(turns):
+        call = ai_tool_call("bash", {"command": f"sed -n {i},+40p src/mod_{i}.py"}, id=f"a{i}")
+        msgs += [call, tool_result(call, f"line {i}\n" * (output_chars // 7), id=f"t{i}")]
+    return msgs
+
+
+def _settings(summarizer: Any = None, **kw: Any) -> CompactionSettings:
+    return CompactionSettings(
+        BUDGET, counter=COUNTER, summarizer=summarizer or ExtractiveSummarizer(), **kw
+    )
+
+
+def test_no_new_messages_means_no_summarizer_call_and_same_projection() -> None:
+    summarizer = CountingSummarizer()
+    settings = _settings(summarizer)
+    raw = _history(40)
+    first = compact(raw, None, settings)
+    assert summarizer.calls == 1 and first.summary_changed
+    again = compact(raw, first.summary, settings)
+    assert summarizer.calls == 1
+    assert not again.summary_changed
+    assert again.messages == first.messages
+    assert COUNTER.count_messages(first.messages) <= BUDGET.usable
+
+
+def test_one_summarizer_call_per_event_and_generations_chain() -> None:
+    summarizer = CountingSummarizer()
+    settings = _settings(summarizer)
+    raw = _history(120)
+    summary, events = None, 0
+    for end in range(4, len(raw) + 1, 2):
+        result = compact(raw[:end], summary, settings)
+        if result.summary_changed:
+            events += 1
+            assert result.summary is not None
+            assert result.summary.parent_generation == (summary.generation if summary else None)
+            summary = result.summary
+    assert summary is not None and events >= 5
+    assert summarizer.calls == events == summary.generation
+
+
+def test_projection_is_head_one_summary_then_tail() -> None:
+    raw = _history(40)
+    result = compact(raw, None, _settings())
+    assert result.summary is not None
+    summaries = [m for m in result.messages if is_summary_message(m)]
+    assert len(summaries) == 1
+    cut = result.summary.covered_through
+    assert [m.id for m in result.messages] == ["sys", "h0", summaries[0].id] + [
+        m.id for m in raw[cut:]
+    ]
+
+
+@pytest.mark.parametrize(
+    "bad", [RuntimeError("model down"), "not a summary", "wrong coverage"], ids=str
+)
+def test_failing_or_garbage_summarizer_degrades_to_extraction(bad: object) -> None:
+    class Bad:
+        name = "bad"
+
+        def summarize(self, request: SummaryRequest) -> Any:
+            if isinstance(bad, Exception):
+                raise bad
+            if bad == "wrong coverage":
+                good = ExtractiveSummarizer().summarize(request)
+                return good.model_copy(update={"covered_through": good.covered_through - 2})
+            return bad
+
+        async def asummarize(self, request: SummaryRequest) -> Any:
+            return self.summarize(request)
+
+    raw = _history(40)
+    result = compact(raw, None, _settings(Bad()))
+    assert result.summary is not None and result.summary.summarizer == "extractive"
+    assert result.stats["summarizer_error"]
+    assert COUNTER.count_messages(result.messages) <= BUDGET.usable
+
+
+def test_edited_history_rebuilds_coverage() -> None:
+    settings = _settings()
+    raw = _history(40)
+    first = compact(raw, None, settings)
+    assert first.summary is not None
+    edited = list(raw)
+    victim = first.summary.covered_through - 1
+    edited[victim] = edited[victim].model_copy(update={"content": "[redacted]"})
+    rebuilt = compact(edited, first.summary, settings)
+    assert rebuilt.summary_changed and rebuilt.summary is not None
+    assert "changed" in (rebuilt.summary.rebuilt_reason or "")
+    assert rebuilt.summary.generation == first.summary.generation + 1
+    branched = compact(raw[:10], first.summary, settings)  # a fork from an earlier checkpoint
+    assert branched.summary_changed and branched.summary is None
+    assert "covers up to" in branched.stats["rebuilt_reason"]
+
+
+def test_oversized_system_prompt_is_a_budget_error_naming_the_overage() -> None:
+    raw = [SystemMessage("word " * 5_000, id="s"), human(id="h")]
+    with pytest.raises(ContextBudgetError, match=r"system prompt alone is \d+ tokens.*by \d+"):
+        compact(raw, None, _settings())
+
+
+def test_huge_first_request_is_clipped_and_carried_by_the_summary() -> None:
+    task = (
+        "Never touch the vendored code. " + "Background paragraph. " * 2_000 + "Ticket is QX-9911."
+    )
+    raw = [system(id="s"), HumanMessage(task, id="h"), ai("Looking.", id="a")]
+    result = compact(raw, None, _settings())
+    head = result.messages[1]
+    assert "ref=h" in head.content and head.content.startswith("Never touch")
+    assert result.summary is not None
+    assert any("vendored" in c for c in result.summary.current(Section.CONSTRAINTS))
+    assert COUNTER.count_messages(result.messages) <= BUDGET.usable
+
+
+def test_one_tool_output_larger_than_the_budget_is_clipped_never_dropped() -> None:
+    call = ai_tool_call("bash", {"command": "strings dump.bin"}, id="a")
+    raw = [system(id="s"), human(id="h"), call, tool_result(call, "x1y2z3\n" * 20_000, id="t")]
+    result = compact(raw, None, _settings())
+    assert [m.id for m in result.messages][-2:] == ["a", "t"]
+    assert "ref=t" in result.messages[-1].content
+    assert COUNTER.count_messages(result.messages) <= BUDGET.usable
+
+
+def test_message_without_id_is_a_clear_error() -> None:
+    with pytest.raises(MessageError, match="has no id"):
+        compact([human(id="h"), HumanMessage("no id")], None, _settings())
+
+
+async def test_async_matches_sync() -> None:
+    raw = _history(40)
+    assert (await acompact(raw, None, _settings())).messages == compact(
+        raw, None, _settings()
+    ).messages
+
+
+def _graph(node: CompactionNode) -> Any:
+    builder = StateGraph(CompactState)
+    builder.add_node("compact", node)
+    builder.add_edge(START, "compact")
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def test_node_streams_stats_and_does_not_checkpoint_the_projection() -> None:
+    graph = _graph(CompactionNode(BUDGET, counter=COUNTER))
+    config = {"configurable": {"thread_id": "t"}}
+    events = list(graph.stream({"messages": _history(40)}, config, stream_mode="custom"))
+    stats = [e["compaction"] for e in events if "compaction" in e]
+    assert stats and stats[-1]["tokens_after"] <= BUDGET.usable
+    assert stats[-1]["summary_generation"] == 1
+    state = graph.get_state(config)
+    assert "llm_input_messages" not in state.values
+    assert isinstance(state.values["running_summary"], RunningSummary)
+    assert len(state.values["messages"]) == 82  # nothing removed
+    checkpoint = graph.checkpointer.get_tuple(config).checkpoint
+    assert "llm_input_messages" not in checkpoint["channel_values"]
+
+
+async def test_node_async_invoke() -> None:
+    graph = _graph(CompactionNode(BUDGET, counter=COUNTER))
+    out = await graph.ainvoke({"messages": _history(40)}, {"configurable": {"thread_id": "a"}})
+    assert COUNTER.count_messages(out["llm_input_messages"]) <= BUDGET.usable
+    assert out["running_summary"].covered_through > 2
