@@ -31,6 +31,7 @@ __all__ = [
     "new_id",
     "system",
     "tool_result",
+    "unreferenced_changes",
 ]
 
 _ids = itertools.count(1)
@@ -111,3 +112,21 @@ def exchange(
     """``[AIMessage(call), ToolMessage(result)]``: one complete tool round trip."""
     call = ai_tool_call(name, args)
     return [call, tool_result(call, output)]
+
+
+def unreferenced_changes(before: list[BaseMessage], after: list[BaseMessage]) -> list[str]:
+    """Ids of messages that a fold changed without a ``ref=<id>`` marker (should be []).
+
+    ``before`` and ``after`` must be index-aligned (no repairs happened).
+    """
+    from langgraph_compact.messages import canonical_json, message_digest
+
+    missing = []
+    for old, new in zip(before, after, strict=True):
+        assert old.id == new.id, (old.id, new.id)
+        if message_digest(old) == message_digest(new):
+            continue
+        seen = canonical_json([new.content, getattr(new, "tool_calls", None)])
+        if f"ref={new.id} — call recall(ref)" not in seen:
+            missing.append(new.id or "")
+    return missing

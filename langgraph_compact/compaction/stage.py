@@ -27,7 +27,7 @@ __all__ = [
     "recall_hint",
 ]
 
-_REF_RE = re.compile(r"ref=(?P<ref>.+?) — call recall\(ref\)")
+_REF_RE = re.compile(r"ref=(?P<ref>.+?) — call recall\(ref\)", re.DOTALL)
 
 
 def recall_hint(ref: str) -> str:
