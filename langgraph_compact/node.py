@@ -28,6 +28,7 @@ from langgraph._internal._runnable import RunnableCallable
 from langgraph.channels.untracked_value import UntrackedValue
 from langgraph.config import get_stream_writer
 from langgraph.graph.message import add_messages
+from langgraph.prebuilt.chat_agent_executor import AgentState
 
 from langgraph_compact.compaction.compact import (
     CompactionResult,
@@ -39,7 +40,12 @@ from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
 from langgraph_compact.tokens import Budget
 
-__all__ = ["CompactState", "CompactionNode"]
+__all__ = ["SERDE_ALLOWLIST", "CompactAgentState", "CompactState", "CompactionNode"]
+
+SERDE_ALLOWLIST = (("langgraph_compact.compaction.summary", "RunningSummary"),)
+"""Pass to ``JsonPlusSerializer(allowed_msgpack_modules=...)`` so checkpoints that hold a
+``RunningSummary`` load under LangGraph's strict msgpack mode (``CompactSqliteSaver``
+does this by default)."""
 
 
 class CompactState(TypedDict, total=False):
@@ -50,6 +56,20 @@ class CompactState(TypedDict, total=False):
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
+    running_summary: RunningSummary | None
+    llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
+
+
+class CompactAgentState(AgentState):
+    """``create_react_agent`` state with compaction: use with ``pre_model_hook=CompactionNode``.
+
+    Example::
+
+        agent = create_react_agent(
+            model, tools, pre_model_hook=CompactionNode(budget), state_schema=CompactAgentState
+        )
+    """
+
     running_summary: RunningSummary | None
     llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
 
