@@ -1,0 +1,29 @@
+"""Every public name imports, and every public module declares ``__all__``."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+
+import langgraph_compact
+
+MODULES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(langgraph_compact.__path__, "langgraph_compact.")
+    if not m.name.rsplit(".", 1)[-1].startswith("_")
+)
+
+
+@pytest.mark.parametrize("name", langgraph_compact.__all__)
+def test_top_level_names_resolve(name: str) -> None:
+    assert getattr(langgraph_compact, name) is not None
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_public_modules_declare_all_and_export_real_names(module: str) -> None:
+    mod = importlib.import_module(module)
+    assert hasattr(mod, "__all__"), f"{module} has no __all__"
+    missing = [n for n in mod.__all__ if not hasattr(mod, n)]
+    assert missing == []
