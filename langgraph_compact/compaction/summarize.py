@@ -8,13 +8,14 @@ same input → same summary.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from langgraph_compact.compaction.extract import extract_items, next_steps, sentences
+from langgraph_compact.compaction.extract import extract_items, next_steps
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import message_text, span_digest
 
@@ -244,7 +245,7 @@ def _head_items(request: SummaryRequest) -> list[tuple[Section, SummaryItem]]:
     if first is None:
         return []
     text = message_text(first)
-    goal = " ".join(list(sentences(text))[:2])
+    goal = _goal_text(text)
     seq = request.head.index(first)
     out = [
         (
@@ -264,6 +265,19 @@ def _head_items(request: SummaryRequest) -> list[tuple[Section, SummaryItem]]:
             if section is not Section.GOAL
         )
     return out
+
+
+def _goal_text(text: str, limit: int = 240) -> str:
+    """The opening of a request without markup: prompt templates wrap tasks in tags.
+
+    >>> _goal_text("<pr_description> Consider the PR:   Fix the bug.</pr_description>")
+    'Consider the PR: Fix the bug.'
+    """
+    plain = " ".join(re.sub(r"</?[A-Za-z_][\w-]*>", " ", text).split())
+    if len(plain) <= limit:
+        return plain
+    cut = plain.rfind(" ", 0, limit)
+    return plain[: cut if cut > limit // 2 else limit] + " …"
 
 
 def finish_summary(
