@@ -67,7 +67,8 @@ def dedupe_tool_reads(messages: Sequence[BaseMessage], policies: ToolPolicies) -
         if later is None:
             latest[key] = i
             continue
-        text = superseded_placeholder(describe_call(call), messages[later].id or "", m.id or "")
+        label = describe_call(call, args_json=key[1])
+        text = superseded_placeholder(label, messages[later].id or "", m.id or "")
         if len(text) < len(message_text(m)) or not isinstance(m.content, str):
             out[i] = m.model_copy(update={"content": text})
             changed.append(i)

@@ -18,7 +18,11 @@ from langgraph_compact.compaction.dedupe import dedupe_tool_reads
 from langgraph_compact.compaction.loops import LOOP_THRESHOLD, LoopSignal, detect_loops
 from langgraph_compact.compaction.prune import protected_start, prune_old_outputs
 from langgraph_compact.compaction.stage import StageResult, StageStats
-from langgraph_compact.compaction.verify import repair_projection, verify_projection
+from langgraph_compact.compaction.verify import (
+    protocol_violations,
+    repair_projection,
+    verify_projection,
+)
 from langgraph_compact.messages import require_ids
 from langgraph_compact.policies import ToolPolicies
 from langgraph_compact.tokens import TokenCounter
@@ -131,7 +135,7 @@ def fold(messages: Sequence[BaseMessage], config: FoldConfig) -> FoldResult:
     stats: list[StageStats] = []
     repairs: tuple[str, ...] = ()
     work = list(messages)
-    if config.repair:
+    if config.repair and protocol_violations(work):  # checking is cheaper than repairing
         repaired = repair_projection(work)
         if repaired.repairs:
             work, repairs = repaired.messages, repaired.repairs

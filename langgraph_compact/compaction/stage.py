@@ -122,13 +122,13 @@ def paired_calls(messages: Sequence[BaseMessage]) -> dict[int, ToolCall]:
     return pairs
 
 
-def describe_call(call: ToolCall, max_chars: int = 120) -> str:
+def describe_call(call: ToolCall, max_chars: int = 120, *, args_json: str | None = None) -> str:
     """A one-line ``name {args}`` label for stubs, with long arguments cut short.
 
     >>> describe_call({"name": "bash", "args": {"command": "ls -la"}, "id": "c1"})
     'bash {"command":"ls -la"}'
     """
-    args = canonical_json(call["args"])
+    args = canonical_json(call["args"]) if args_json is None else args_json
     if len(args) > max_chars:
         args = args[: max_chars - 1] + "…"
     return f"{call['name']} {args}"

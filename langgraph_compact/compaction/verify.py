@@ -179,12 +179,14 @@ def _unique_call_ids(messages: Sequence[BaseMessage], repairs: list[str]) -> lis
     for i, m in enumerate(messages):
         if isinstance(m, AIMessage) and m.tool_calls:
             new_calls: list[ToolCall] = []
+            renamed = False
             fresh: dict[str, deque[str]] = {}
             for call in m.tool_calls:
                 cid = call.get("id") or ""
                 new = ToolCall(**call)
                 if not call["name"]:
                     new["name"] = UNKNOWN_TOOL_NAME
+                    renamed = True
                     repairs.append(
                         f"named the nameless tool call {cid!r} of {_label(i, m)} "
                         f"{UNKNOWN_TOOL_NAME!r}"
@@ -192,6 +194,7 @@ def _unique_call_ids(messages: Sequence[BaseMessage], repairs: list[str]) -> lis
                 if cid and cid in seen:
                     counter[cid] += 1
                     new["id"] = f"{cid}-dup{counter[cid]}"
+                    renamed = True
                     repairs.append(
                         f"renamed reused tool call id {cid!r} of {_label(i, m)} to "
                         f"{new['id']!r} (and its result)"
@@ -200,7 +203,7 @@ def _unique_call_ids(messages: Sequence[BaseMessage], repairs: list[str]) -> lis
                 fresh.setdefault(cid, deque()).append(new["id"] or "")
                 new_calls.append(new)
             aliases.update(fresh)
-            if new_calls != m.tool_calls:
+            if renamed:
                 out[i] = m.model_copy(update={"tool_calls": new_calls})
         elif isinstance(m, ToolMessage):
             queue = aliases.get(m.tool_call_id)
