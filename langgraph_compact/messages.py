@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph_compact.errors import MessageError
 
 __all__ = [
+    "cached_digest",
     "canonical_json",
     "message_digest",
     "message_text",
@@ -102,13 +104,38 @@ def message_digest(message: BaseMessage) -> str:
     return h.hexdigest()
 
 
+_DIGESTS: dict[int, tuple[weakref.ref[BaseMessage], str]] = {}
+
+
+def cached_digest(message: BaseMessage) -> str:
+    """``message_digest``, remembered for as long as this message object lives.
+
+    Within a graph run LangGraph hands every step the same message objects, so the node
+    re-hashes only new messages. The cache is keyed by object identity and dropped when
+    the object dies. It assumes messages in state are not mutated in place, which is
+    LangGraph's contract: updates (``update_state``, reducers, redaction on load) create
+    new message objects, and new objects are always hashed afresh.
+    """
+    key = id(message)
+    hit = _DIGESTS.get(key)
+    if hit is not None and hit[0]() is message:
+        return hit[1]
+    digest = message_digest(message)
+
+    def forget(_: weakref.ref[BaseMessage]) -> None:
+        _DIGESTS.pop(key, None)
+
+    _DIGESTS[key] = (weakref.ref(message, forget), digest)
+    return digest
+
+
 def span_digest(messages: Iterable[BaseMessage]) -> str:
     """A digest over the ids and digests of a run of messages, order-sensitive."""
     h = hashlib.blake2b(digest_size=16)
     for m in messages:
         h.update((m.id or "").encode())
         h.update(b"\x00")
-        h.update(message_digest(m).encode())
+        h.update(cached_digest(m).encode())
         h.update(b"\x01")
     return h.hexdigest()
 
