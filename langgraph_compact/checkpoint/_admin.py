@@ -7,7 +7,6 @@ removes them (the history API and the recall tool still reach every message); on
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from langgraph_compact.checkpoint import _core as q
@@ -18,7 +17,10 @@ __all__ = ["copy_thread", "delete_for_runs", "delete_thread", "gc_blobs", "prune
 
 
 def delete_thread(store: CheckpointStore, thread_id: str) -> q.Program[None]:
-    """Remove every checkpoint, blob, write and message of a thread (FTS rows by trigger)."""
+    """Remove every checkpoint, blob, write and message of a thread, and its FTS rows."""
+    texts = yield q.SELECT_THREAD_TEXTS_SQL, (thread_id,), "all"
+    if texts:
+        yield q.DELETE_FTS_SQL, [(tid, q.unpack_text(t)) for tid, t in texts], "many"
     for sql in q.DELETE_THREAD_SQL:
         yield sql, (thread_id,), "none"
     store.forget_thread(thread_id)
@@ -36,7 +38,9 @@ def gc_blobs(store: CheckpointStore, thread_id: str, ns: str) -> q.Program[int]:
     """
     rows = yield q.SELECT_LIVE_VERSIONS_SQL, (thread_id, ns), "all"
     live = {
-        (c, str(v)) for (raw,) in rows for c, v in json.loads(raw)["channel_versions"].items()
+        (c, str(v))
+        for cid, raw in rows
+        for c, v in q.unpack_checkpoint(raw, cid)[0]["channel_versions"].items()
     }
     chain = yield q.SELECT_BLOB_CHAIN_SQL, (thread_id, ns), "all"
     base_of = {(c, v): b for c, v, b in chain}
@@ -86,6 +90,9 @@ def copy_thread(store: CheckpointStore, source: str, target: str) -> q.Program[N
         )
     for sql in q.COPY_THREAD_SQL:
         yield sql, (target, source), "none"
+    texts = yield q.SELECT_THREAD_TEXTS_SQL, (target,), "all"
+    if texts:
+        yield q.INSERT_FTS_SQL, [(tid, q.unpack_text(t)) for tid, t in texts], "many"
     store.forget_thread(target)
 
 

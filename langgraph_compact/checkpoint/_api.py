@@ -7,8 +7,9 @@ handing the coroutine to its event loop). Every method here is one line of dispa
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import AsyncIterator, Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from langchain_core.messages import BaseMessage
@@ -215,11 +216,11 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         """Async ``get_message``."""
         return await self._arun(message_program(self._store, str(thread_id), str(message_id)))
 
-    def summaries(self, thread_id: str, **kwargs: Any) -> list[SummaryGeneration]:
+    def summaries(self, thread_id: str, **kwargs: Any) -> builtins.list[SummaryGeneration]:
         """The thread's summary generations (coverage, size, summarizer), oldest first."""
         return self._run(summaries_program(self._store, str(thread_id), **kwargs))
 
-    async def asummaries(self, thread_id: str, **kwargs: Any) -> list[SummaryGeneration]:
+    async def asummaries(self, thread_id: str, **kwargs: Any) -> builtins.list[SummaryGeneration]:
         """Async ``summaries``."""
         return await self._arun(summaries_program(self._store, str(thread_id), **kwargs))
 
@@ -227,7 +228,7 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         self, thread_id: str, message_ids: Sequence[str], reason: str, *, actor: str = "unknown"
     ) -> RedactionResult:
         """Tombstone messages everywhere they are stored, log it, and vacuum the file."""
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
         result = self._run(program, write=True)
         self._after_redaction()
@@ -237,7 +238,7 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         self, thread_id: str, message_ids: Sequence[str], reason: str, *, actor: str = "unknown"
     ) -> RedactionResult:
         """Async ``redact``."""
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
         result = await self._arun(program, write=True)
         await self._aafter_redaction()

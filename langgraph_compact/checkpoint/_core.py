@@ -6,8 +6,8 @@ backend share every line of logic and differ only in how a statement is executed
 
 Storage layout (one row per thing, never a whole message list per checkpoint):
 
-- ``lgc_checkpoints``: the checkpoint skeleton as compact JSON (ids, versions, no
-  values) plus metadata JSON, so blobs can be garbage-collected by SQL alone.
+- ``lgc_checkpoints``: the checkpoint skeleton (ids, versions, no
+  values) and its metadata, zlib-packed msgpack of a few hundred bytes per step.
 - ``lgc_blobs``: one blob per ``(channel, version)``, written only for channels in
   ``new_versions`` (the Postgres saver's layout). A message-list channel is stored as a
   *ref list*: integers pointing at ``lgc_messages`` rows, delta-encoded against an
@@ -24,9 +24,13 @@ from __future__ import annotations
 import base64
 import json
 import random
-from collections.abc import Generator, Sequence
+import re
+import zlib
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
+
+import ormsgpack
 
 from langgraph_compact.errors import SchemaVersionError
 
@@ -50,6 +54,13 @@ __all__ = [
     "marks",
     "migrate",
     "next_version",
+    "pack_checkpoint",
+    "pack_skeleton",
+    "pack_text",
+    "serde_type",
+    "unpack_checkpoint",
+    "unpack_skeleton",
+    "unpack_text",
 ]
 
 T = TypeVar("T")
@@ -128,11 +139,11 @@ MIGRATIONS: list[Migration] = [
                     checkpoint_id TEXT NOT NULL,
                     parent_checkpoint_id TEXT,
                     run_id TEXT,
-                    checkpoint TEXT NOT NULL,
-                    metadata TEXT NOT NULL,
+                    checkpoint BLOB NOT NULL,
                     PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
                 ) WITHOUT ROWID""",
-                "CREATE INDEX lgc_checkpoints_run_id ON lgc_checkpoints (run_id)",
+                "CREATE INDEX lgc_checkpoints_run_id ON lgc_checkpoints (run_id) "
+                "WHERE run_id IS NOT NULL",
                 """CREATE TABLE lgc_blobs (
                     thread_id TEXT NOT NULL,
                     checkpoint_ns TEXT NOT NULL DEFAULT '',
@@ -142,7 +153,7 @@ MIGRATIONS: list[Migration] = [
                     blob BLOB,
                     base_version TEXT,
                     PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
-                )""",
+                ) WITHOUT ROWID""",
                 """CREATE TABLE lgc_writes (
                     thread_id TEXT NOT NULL,
                     checkpoint_ns TEXT NOT NULL DEFAULT '',
@@ -154,7 +165,7 @@ MIGRATIONS: list[Migration] = [
                     type TEXT,
                     blob BLOB,
                     PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
-                )""",
+                ) WITHOUT ROWID""",
             )
         },
     ),
@@ -180,30 +191,14 @@ MIGRATIONS: list[Migration] = [
                     text_id INTEGER PRIMARY KEY,
                     thread_id TEXT NOT NULL,
                     digest TEXT NOT NULL,
-                    text TEXT,
+                    text,
                     UNIQUE (thread_id, digest)
                 )""",
-                """CREATE VIRTUAL TABLE lgc_message_fts USING fts5(
-                    text, content='lgc_message_texts', content_rowid='text_id'
-                )""",
-                # External-content FTS5 stays in sync through triggers; the delete
-                # branch needs the old text, which is how redaction drops its tokens.
-                """CREATE TRIGGER lgc_message_texts_ai AFTER INSERT ON lgc_message_texts
-                WHEN new.text IS NOT NULL BEGIN
-                    INSERT INTO lgc_message_fts (rowid, text) VALUES (new.text_id, new.text);
-                END""",
-                """CREATE TRIGGER lgc_message_texts_ad AFTER DELETE ON lgc_message_texts
-                WHEN old.text IS NOT NULL BEGIN
-                    INSERT INTO lgc_message_fts (lgc_message_fts, rowid, text)
-                    VALUES ('delete', old.text_id, old.text);
-                END""",
-                """CREATE TRIGGER lgc_message_texts_au AFTER UPDATE OF text ON lgc_message_texts
-                BEGIN
-                    INSERT INTO lgc_message_fts (lgc_message_fts, rowid, text)
-                    SELECT 'delete', old.text_id, old.text WHERE old.text IS NOT NULL;
-                    INSERT INTO lgc_message_fts (rowid, text)
-                    SELECT new.text_id, new.text WHERE new.text IS NOT NULL;
-                END""",
+                # Contentless: the text lives (compressed) in lgc_message_texts only, and
+                # the programs keep the index in step, passing the old text to 'delete'.
+                # detail=none keeps only which rows hold a term (no positions): queries
+                # are AND-of-terms, which is what fts_phrase_query builds.
+                "CREATE VIRTUAL TABLE lgc_message_fts USING fts5(text, content='', detail=none)",
             )
         },
     ),
@@ -262,10 +257,10 @@ def next_version(current: str | int | float | None) -> str:
     """A channel version after ``current``: a zero-padded counter plus a random tail.
 
     The random tail keeps forks apart: two branches that both reach counter 7 of a
-    channel write different blob keys. Twelve digits keep string order equal to
-    numeric order for a trillion steps while keeping checkpoint rows small.
+    channel write different blob keys. Ten digits keep string order equal to
+    numeric order for ten billion steps while keeping checkpoint rows small.
 
-    >>> next_version(None) < next_version("000000000001.0a1b2c3d")
+    >>> next_version(None) < next_version("0000000001.0a1b2c")
     True
     """
     if current is None:
@@ -274,7 +269,156 @@ def next_version(current: str | int | float | None) -> str:
         n = int(current)
     else:
         n = int(str(current).split(".")[0])
-    return f"{n + 1:012d}.{random.getrandbits(32):08x}"
+    return f"{n + 1:010d}.{random.getrandbits(24):06x}"
+
+
+_COMPRESS_MIN_CHARS = 256
+
+
+def pack_text(text: str | None) -> str | bytes | None:
+    """Message text as stored: zlib-compressed bytes when that saves a quarter or more.
+
+    Tool outputs (code, logs, JSON) shrink to about a third, which keeps a long thread's
+    database near the size of its raw messages; short texts stay plain strings.
+
+    >>> unpack_text(pack_text("ab" * 500)) == "ab" * 500
+    True
+    >>> pack_text("short")
+    'short'
+    """
+    if text is None or len(text) < _COMPRESS_MIN_CHARS:
+        return text
+    raw = text.encode("utf-8", "surrogatepass")
+    packed = zlib.compress(raw, 9)
+    return packed if len(packed) * 4 <= len(raw) * 3 else text
+
+
+def unpack_text(value: str | bytes | None) -> str | None:
+    """Inverse of ``pack_text``."""
+    if isinstance(value, bytes):
+        return zlib.decompress(value).decode("utf-8", "surrogatepass")
+    return value
+
+
+_CHECKPOINT_FORMAT = b"\x01"
+# A zlib preset dictionary of LangGraph's own checkpoint vocabulary: each row is small
+# (a few hundred bytes), too small to compress well on its own. Changing it needs a new
+# _CHECKPOINT_FORMAT byte, since stored rows need the dictionary they were packed with.
+_CHECKPOINT_ZDICT = ormsgpack.packb(
+    {
+        "v": 4,
+        "ts": "2026-01-01T00:00:00.000000+00:00",
+        "channel_versions": {"__start__": "0000000001.", "messages": "0000000001."},
+        "versions_seen": {"__input__": {}, "__start__": {"__start__": "0000000001."}},
+        "updated_channels": ["messages", "branch:to:", "__pregel_tasks", "__interrupt__"],
+        "source": ["input", "loop", "update", "fork"],
+        "step": 1,
+        "parents": {},
+        "run_id": "",
+    }
+)
+
+
+_SKELETON_ZDICT = ormsgpack.packb(
+    [
+        "langchain_core.messages.human",
+        "HumanMessage",
+        "langchain_core.messages.system",
+        "SystemMessage",
+        "langchain_core.messages.ai",
+        "AIMessage",
+        {
+            "content": "",
+            "additional_kwargs": {},
+            "response_metadata": {"model_provider": "", "model_name": "", "finish_reason": ""},
+            "type": "ai",
+            "name": None,
+            "id": "",
+            "tool_calls": [{"name": "", "args": {}, "id": "", "type": "tool_call"}],
+            "invalid_tool_calls": [],
+            "usage_metadata": {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0},
+        },
+        "model_validate_json",
+        "langchain_core.messages.tool",
+        "ToolMessage",
+        {
+            "content": "",
+            "additional_kwargs": {},
+            "response_metadata": {},
+            "type": "tool",
+            "name": None,
+            "id": "",
+            "tool_call_id": "",
+            "artifact": None,
+            "status": "success",
+        },
+        "model_validate_json",
+    ]
+)
+_PACKED_SUFFIX = "+z"
+
+
+def pack_skeleton(type_: str, blob: bytes) -> tuple[str, bytes]:
+    """A serde-encoded message skeleton, zlib-packed with a message-field dictionary.
+
+    A skeleton is a few hundred bytes of field names and ids; against a dictionary of
+    LangChain's message fields it shrinks by about half. Encrypted output does not
+    compress, so it is kept as is (the type says which).
+
+    >>> t, b = pack_skeleton("msgpack", b"additional_kwargs response_metadata" * 3)
+    >>> t, unpack_skeleton(t, b) == b"additional_kwargs response_metadata" * 3
+    ('msgpack+z', True)
+    """
+    packer = zlib.compressobj(9, zdict=_SKELETON_ZDICT)
+    packed = packer.compress(blob) + packer.flush()
+    if len(packed) < len(blob):
+        return type_ + _PACKED_SUFFIX, packed
+    return type_, blob
+
+
+def unpack_skeleton(type_: str, blob: bytes) -> bytes:
+    """Inverse of ``pack_skeleton``: the serde bytes for ``type_`` (minus the suffix)."""
+    if not type_.endswith(_PACKED_SUFFIX):
+        return blob
+    unpacker = zlib.decompressobj(zdict=_SKELETON_ZDICT)
+    return unpacker.decompress(blob) + unpacker.flush()
+
+
+def serde_type(type_: str) -> str:
+    """The serde's own type name for a stored skeleton type.
+
+    >>> serde_type("msgpack+z")
+    'msgpack'
+    """
+    return type_.removesuffix(_PACKED_SUFFIX)
+
+
+def pack_checkpoint(checkpoint: Mapping[str, Any], metadata: Mapping[str, Any]) -> bytes:
+    """The checkpoint without values or id (both live elsewhere) plus its metadata.
+
+    Like LangGraph's savers, metadata is stored outside the serde; the skeleton holds
+    only ids, timestamps, channel names and versions. Packed msgpack against a
+    dictionary of LangGraph's vocabulary keeps the per-step row at about 150 bytes.
+
+    >>> cp = {"v": 4, "id": "x", "ts": "t", "channel_values": {"a": 1}, "channel_versions": {}}
+    >>> unpack_checkpoint(pack_checkpoint(cp, {"step": 1}), "x")
+    ({'v': 4, 'ts': 't', 'channel_versions': {}, 'id': 'x'}, {'step': 1})
+    """
+    skeleton = {k: v for k, v in checkpoint.items() if k not in ("channel_values", "id")}
+    packer = zlib.compressobj(9, zdict=_CHECKPOINT_ZDICT)
+    raw = ormsgpack.packb([skeleton, dict(metadata)], default=str)
+    return _CHECKPOINT_FORMAT + packer.compress(raw) + packer.flush()
+
+
+def unpack_checkpoint(blob: bytes, checkpoint_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Inverse of ``pack_checkpoint``: ``(checkpoint without values, metadata)``."""
+    if blob[:1] != _CHECKPOINT_FORMAT:
+        raise ValueError(f"checkpoint {checkpoint_id}: unknown skeleton format {blob[:1]!r}")
+    unpacker = zlib.decompressobj(zdict=_CHECKPOINT_ZDICT)
+    raw = unpacker.decompress(blob[1:]) + unpacker.flush()
+    skeleton, metadata = ormsgpack.unpackb(raw)
+    skeleton["id"] = checkpoint_id
+    return skeleton, metadata
 
 
 @dataclass(frozen=True)
@@ -294,17 +438,18 @@ class RefList:
 def encode_refs(refs: RefList) -> bytes:
     """Compact JSON for a ref list (ints only, so no serde and nothing to encrypt).
 
-    >>> decode_refs(encode_refs(RefList("v1", 2, (5, 6), 1)))
+    The base version is not in the blob: it is the row's ``base_version`` column, which
+    garbage collection reads without decoding.
+
+    >>> decode_refs(encode_refs(RefList("v1", 2, (5, 6), 1)), "v1")
     RefList(base='v1', keep=2, tail=(5, 6), depth=1)
     """
-    return json.dumps(
-        [refs.base, refs.keep, list(refs.tail), refs.depth], separators=(",", ":")
-    ).encode()
+    return json.dumps([refs.keep, list(refs.tail), refs.depth], separators=(",", ":")).encode()
 
 
-def decode_refs(blob: bytes) -> RefList:
-    """Inverse of ``encode_refs``."""
-    base, keep, tail, depth = json.loads(blob)
+def decode_refs(blob: bytes, base: str | None) -> RefList:
+    """Inverse of ``encode_refs``, given the row's ``base_version``."""
+    keep, tail, depth = json.loads(blob)
     return RefList(base, int(keep), tuple(int(x) for x in tail), int(depth))
 
 
@@ -337,17 +482,20 @@ def plan_refs(
     return RefList(base_version, keep, seqs[keep:], depth + 1)
 
 
+_TOKEN = re.compile(r"[^\W_]+")
+
+
 def fts_phrase_query(text: str) -> str:
-    """An FTS5 query matching every whitespace-separated word of ``text`` as a phrase.
+    """An FTS5 query matching messages that contain every word of ``text``.
 
-    Each word is double-quoted (inner quotes doubled), so FTS5 operators, column
-    filters and SQL metacharacters in user or model input are inert.
+    ``text`` is cut into the tokens FTS5's ``unicode61`` tokenizer would produce
+    (letters and digits), and each is double-quoted, so FTS5 operators, column filters,
+    quotes and SQL metacharacters in user or model input are inert.
 
-    >>> fts_phrase_query('a"b OR x*')
-    '"a""b" "OR" "x*"'
+    >>> fts_phrase_query('x\' OR 1=1; DROP "t" -- NEAR(a*)')
+    '"x" "OR" "1" "1" "DROP" "t" "NEAR" "a"'
     """
-    words = text.split()
-    return " ".join('"' + w.replace('"', '""') + '"' for w in words)
+    return " ".join(f'"{t}"' for t in _TOKEN.findall(text))
 
 
 def encode_cursor(payload: dict[str, Any]) -> str:
@@ -371,16 +519,16 @@ def decode_cursor(cursor: str) -> dict[str, Any]:
 # --- statements -------------------------------------------------------------------------
 
 UPSERT_CHECKPOINT_SQL = """INSERT OR REPLACE INTO lgc_checkpoints
-    (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, run_id, checkpoint, metadata)
-    VALUES (?, ?, ?, ?, ?, ?, ?)"""
+    (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, run_id, checkpoint)
+    VALUES (?, ?, ?, ?, ?, ?)"""
 SELECT_CHECKPOINT_COLUMNS = (
-    "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata "
+    "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint "
     "FROM lgc_checkpoints"
 )
 INSERT_BLOB_SQL = """INSERT OR IGNORE INTO lgc_blobs
     (thread_id, checkpoint_ns, channel, version, type, blob, base_version)
     VALUES (?, ?, ?, ?, ?, ?, ?)"""
-SELECT_BLOB_SQL = """SELECT type, blob FROM lgc_blobs
+SELECT_BLOB_SQL = """SELECT type, blob, base_version FROM lgc_blobs
     WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?"""
 SELECT_BLOB_EXISTS_SQL = """SELECT 1 FROM lgc_blobs
     WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?"""
@@ -402,8 +550,14 @@ SELECT_MAX_SEQ_SQL = "SELECT COALESCE(MAX(seq), 0) FROM lgc_messages WHERE threa
 INSERT_MESSAGE_SQL = """INSERT INTO lgc_messages
     (thread_id, seq, message_id, digest, role, tool_names, type, skeleton, content_in_text)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-INSERT_TEXT_SQL = """INSERT OR IGNORE INTO lgc_message_texts (thread_id, digest, text)
-    VALUES (?, ?, ?)"""
+INSERT_TEXT_SQL = """INSERT INTO lgc_message_texts (thread_id, digest, text) VALUES (?, ?, ?)
+    ON CONFLICT DO NOTHING RETURNING text_id"""
+INSERT_FTS_SQL = "INSERT INTO lgc_message_fts (rowid, text) VALUES (?, ?)"
+DELETE_FTS_SQL = (
+    "INSERT INTO lgc_message_fts (lgc_message_fts, rowid, text) VALUES ('delete', ?, ?)"
+)
+SELECT_THREAD_TEXTS_SQL = """SELECT text_id, text FROM lgc_message_texts
+    WHERE thread_id = ? AND text IS NOT NULL"""
 SELECT_MESSAGES_SQL = """SELECT m.seq, m.type, m.skeleton, m.content_in_text, t.text
     FROM lgc_messages m LEFT JOIN lgc_message_texts t
         ON t.thread_id = m.thread_id AND t.digest = m.digest
@@ -418,7 +572,7 @@ THREAD_TABLES = (
 DELETE_THREAD_SQL = tuple(f"DELETE FROM {t} WHERE thread_id = ?" for t in THREAD_TABLES)
 COPY_THREAD_SQL = (
     """INSERT OR REPLACE INTO lgc_checkpoints SELECT ?, checkpoint_ns, checkpoint_id,
-        parent_checkpoint_id, run_id, checkpoint, metadata
+        parent_checkpoint_id, run_id, checkpoint
         FROM lgc_checkpoints WHERE thread_id = ?""",
     """INSERT OR REPLACE INTO lgc_blobs SELECT ?, checkpoint_ns, channel, version, type,
         blob, base_version FROM lgc_blobs WHERE thread_id = ?""",
@@ -436,7 +590,7 @@ DELETE_CHECKPOINT_SQL = """DELETE FROM lgc_checkpoints
     WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 DELETE_CHECKPOINT_WRITES_SQL = """DELETE FROM lgc_writes
     WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
-SELECT_LIVE_VERSIONS_SQL = """SELECT checkpoint FROM lgc_checkpoints
+SELECT_LIVE_VERSIONS_SQL = """SELECT checkpoint_id, checkpoint FROM lgc_checkpoints
     WHERE thread_id = ? AND checkpoint_ns = ?"""
 SELECT_NAMESPACE_HEADS_SQL = """SELECT checkpoint_ns, MAX(checkpoint_id) FROM lgc_checkpoints
     WHERE thread_id = ? GROUP BY checkpoint_ns"""

@@ -68,7 +68,9 @@ def is_message_list(value: object) -> bool:
 def _is_message_write(value: object) -> bool:
     if isinstance(value, BaseMessage):
         return True
-    return isinstance(value, list) and bool(value) and all(isinstance(m, BaseMessage) for m in value)
+    return (
+        isinstance(value, list) and bool(value) and all(isinstance(m, BaseMessage) for m in value)
+    )
 
 
 def _tool_names(message: BaseMessage) -> str:
@@ -123,13 +125,15 @@ class CheckpointStore:
     def _skeleton(self, message: BaseMessage) -> tuple[str, bytes, int, str | None]:
         """(type, blob, content_in_text, text): the message with its text split off."""
         if not self.index_text:
-            t, b = self.serde.dumps_typed(message)
-            return t, b, 0, None
+            return *q.pack_skeleton(*self.serde.dumps_typed(message)), 0, None
         if isinstance(message.content, str):
-            t, b = self.serde.dumps_typed(message.model_copy(update={"content": ""}))
-            return t, b, 1, message.content
-        t, b = self.serde.dumps_typed(message)
-        return t, b, 0, message_text(message)
+            bare = message.model_copy(update={"content": ""})
+            return *q.pack_skeleton(*self.serde.dumps_typed(bare)), 1, message.content
+        return *q.pack_skeleton(*self.serde.dumps_typed(message)), 0, message_text(message)
+
+    def loads_skeleton(self, t: str, blob: bytes) -> Any:
+        """Decode a stored message skeleton (see ``_core.pack_skeleton``)."""
+        return self.serde.loads_typed((q.serde_type(t), q.unpack_skeleton(t, blob)))
 
     def store_messages(self, thread_id: str, messages: Sequence[BaseMessage]) -> Program[list[int]]:
         """Store each message once per thread and return their ``seq`` numbers.
@@ -175,7 +179,10 @@ class CheckpointStore:
                 text_rows.append((thread_id, key[1], text))
                 nxt += 1
             yield q.INSERT_MESSAGE_SQL, msg_rows, "many"
-            yield q.INSERT_TEXT_SQL, text_rows, "many"
+            for thread, digest, text in text_rows:
+                inserted = yield q.INSERT_TEXT_SQL, (thread, digest, q.pack_text(text)), "all"
+                if inserted and text is not None:
+                    yield q.INSERT_FTS_SQL, (inserted[0][0], text), "none"
         for key, positions in missing.items():
             m = pending[key]
             for i in positions:
@@ -192,16 +199,16 @@ class CheckpointStore:
             sql = q.SELECT_MESSAGES_SQL.format(marks=q.marks(len(chunk)))
             rows = yield sql, (thread_id, *chunk), "all"
             for seq, t, skeleton, in_text, text in rows:
-                m = cast(BaseMessage, self.serde.loads_typed((t, skeleton)))
+                m = cast(BaseMessage, self.loads_skeleton(t, skeleton))
                 if in_text:
-                    m = m.model_copy(update={"content": text or ""})
+                    m = m.model_copy(update={"content": q.unpack_text(text) or ""})
                 self.messages.put((thread_id, int(seq)), m)
         out: list[BaseMessage] = []
         for s in seqs:
-            m = self.messages.get((thread_id, s))
-            if m is None:
+            cached = self.messages.get((thread_id, s))
+            if cached is None:
                 raise KeyError(f"thread {thread_id!r}: message row {s} is missing")
-            copy = m.model_copy()
+            copy = cached.model_copy()
             self.seq_by_obj.put((thread_id, id(copy)), (copy, copy.content, s))
             out.append(copy)
         return out
@@ -220,7 +227,7 @@ class CheckpointStore:
             rows = yield q.SELECT_BLOB_SQL, (thread_id, ns, channel, version), "all"
             if not rows:
                 raise KeyError(f"thread {thread_id!r}: ref list {channel}@{version} is missing")
-            refs = q.decode_refs(rows[0][1])
+            refs = q.decode_refs(rows[0][1], rows[0][2])
         seqs = refs.tail
         if refs.base is not None:
             base = yield from self.resolve_refs(thread_id, ns, channel, refs.base)
@@ -259,11 +266,11 @@ class CheckpointStore:
         for channel, raw_version in new_versions.items():
             version = str(raw_version)
             row: tuple[Any, ...] = (thread_id, ns, channel, version)
-            value = values.get(channel) if channel in values else None
+            value = values.get(channel)
             if channel not in values:
-                blob_rows.append((*row, "empty", None, None))
-            elif is_message_list(value):
-                seqs = tuple((yield from self.store_messages(thread_id, value)))
+                continue  # no row: a version without a blob loads as "no value"
+            if is_message_list(value):
+                seqs = tuple((yield from self.store_messages(thread_id, cast(list[Any], value))))
                 refs = yield from self._plan_refs(thread_id, ns, channel, version, seqs)
                 blob_rows.append((*row, REFS_TYPE, q.encode_refs(refs), refs.base))
                 cached.append(((thread_id, ns, channel, version), seqs, refs.depth))
@@ -271,9 +278,8 @@ class CheckpointStore:
                 blob_rows.append((*row, *self.serde.dumps_typed(value), None))
         if blob_rows:
             yield q.INSERT_BLOB_SQL, blob_rows, "many"
-        skeleton = {k: v for k, v in checkpoint.items() if k != "channel_values"}
         md = get_serializable_checkpoint_metadata(config, metadata)
-        run_id = md.get("run_id")
+        run_id = cast(dict[str, Any], md).get("run_id")
         yield (
             q.UPSERT_CHECKPOINT_SQL,
             (
@@ -282,8 +288,7 @@ class CheckpointStore:
                 checkpoint["id"],
                 conf.get("checkpoint_id"),
                 str(run_id) if run_id is not None else None,
-                json.dumps(skeleton, separators=(",", ":"), default=str),
-                json.dumps(md, separators=(",", ":"), ensure_ascii=False, default=str),
+                q.pack_checkpoint(checkpoint, md),
             ),
             "none",
         )
@@ -381,7 +386,7 @@ class CheckpointStore:
             if limit is not None and len(out) >= limit:
                 break
             if filter:
-                md = json.loads(row[5])
+                md = q.unpack_checkpoint(row[4], row[2])[1]
                 if any(md.get(k) != v for k, v in filter.items()):
                     continue
             out.append((yield from self.tuple_from_row(row)))
@@ -389,24 +394,24 @@ class CheckpointStore:
 
     def tuple_from_row(self, row: Sequence[Any]) -> Program[CheckpointTuple]:
         """Rebuild a ``CheckpointTuple`` from a checkpoint row, its blobs and its writes."""
-        thread_id, ns, checkpoint_id, parent_id, raw, raw_md = row
-        skeleton = json.loads(raw)
+        thread_id, ns, checkpoint_id, parent_id, raw = row
+        skeleton, metadata = q.unpack_checkpoint(raw, checkpoint_id)
         versions: dict[str, Any] = skeleton.get("channel_versions", {})
         values: dict[str, Any] = {}
         if versions:
             pairs = [(c, str(v)) for c, v in versions.items()]
             sql = (
-                "SELECT channel, version, type, blob FROM lgc_blobs WHERE thread_id = ? "
-                "AND checkpoint_ns = ? AND (channel, version) IN (VALUES "
+                "SELECT channel, version, type, blob, base_version FROM lgc_blobs "
+                "WHERE thread_id = ? AND checkpoint_ns = ? AND (channel, version) IN (VALUES "
                 + ",".join(["(?, ?)"] * len(pairs))
                 + ")"
             )
             rows = yield sql, (thread_id, ns, *(x for p in pairs for x in p)), "all"
-            for channel, version, t, blob in rows:
+            for channel, version, t, blob, base in rows:
                 if t == "empty":
                     continue
                 if t == REFS_TYPE:
-                    refs = q.decode_refs(blob)
+                    refs = q.decode_refs(blob, base)
                     seqs = yield from self.resolve_refs(thread_id, ns, channel, version, refs)
                     values[channel] = yield from self.load_messages(thread_id, seqs)
                     self.latest_refs[(thread_id, ns, channel)] = version
@@ -422,7 +427,7 @@ class CheckpointStore:
         return CheckpointTuple(
             _config(thread_id, ns, checkpoint_id),
             checkpoint,
-            cast(CheckpointMetadata, json.loads(raw_md)),
+            cast(CheckpointMetadata, metadata),
             _config(thread_id, ns, parent_id) if parent_id else None,
             writes,
         )
@@ -430,7 +435,7 @@ class CheckpointStore:
     def load_value(self, thread_id: str, t: str, blob: bytes | None) -> Program[Any]:
         """A write value: message refs are resolved, anything else goes through serde."""
         if t != WRITE_REFS_TYPE:
-            return self.serde.loads_typed((t, blob))
+            return self.serde.loads_typed((t, blob or b""))
         one, seqs = json.loads(blob or b"[false, []]")
         msgs = yield from self.load_messages(thread_id, [int(s) for s in seqs])
         return msgs[0] if one else msgs

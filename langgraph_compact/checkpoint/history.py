@@ -126,7 +126,7 @@ def history_program(
     if not rows:
         return HistoryPage([], False, None, checkpoint_id, 0)
     cid, raw = rows[0]
-    version = json.loads(raw).get("channel_versions", {}).get(channel)
+    version = q.unpack_checkpoint(raw, cid)[0].get("channel_versions", {}).get(channel)
     seqs: tuple[int, ...] = ()
     if version is not None:
         key = (thread_id, checkpoint_ns, channel, str(version))
@@ -203,7 +203,7 @@ def summaries_program(
     rows = yield _ALL_CHECKPOINTS_SQL, (thread_id, checkpoint_ns), "all"
     first_seen: dict[str, str] = {}
     for cid, raw in rows:
-        version = json.loads(raw).get("channel_versions", {}).get(channel)
+        version = q.unpack_checkpoint(raw, cid)[0].get("channel_versions", {}).get(channel)
         if version is not None:
             first_seen.setdefault(str(version), cid)
     out: dict[int, SummaryGeneration] = {}

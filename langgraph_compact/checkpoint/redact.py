@@ -28,10 +28,16 @@ _MESSAGE_ROWS_SQL = """SELECT seq, digest, type, skeleton, content_in_text FROM 
     WHERE thread_id = ? AND {column} IN ({marks})"""
 _UPDATE_MESSAGE_SQL = """UPDATE lgc_messages SET type = ?, skeleton = ?, content_in_text = ?
     WHERE thread_id = ? AND seq = ?"""
-_UPDATE_TEXT_SQL = "UPDATE lgc_message_texts SET text = ? WHERE thread_id = ? AND digest = ?"
-_VALUE_ROWS_SQL = """SELECT rowid, type, blob FROM {table}
+_TEXT_ROWS_SQL = """SELECT text_id, text FROM lgc_message_texts
+    WHERE thread_id = ? AND digest IN ({marks})"""
+_UPDATE_TEXT_SQL = "UPDATE lgc_message_texts SET text = ? WHERE text_id = ?"
+_VALUE_TABLES = {
+    "lgc_blobs": ("checkpoint_ns", "channel", "version"),
+    "lgc_writes": ("checkpoint_ns", "checkpoint_id", "task_id", "idx"),
+}
+_VALUE_ROWS_SQL = """SELECT type, blob, {key} FROM {table}
     WHERE thread_id = ? AND type NOT IN ('empty', 'lgc.refs', 'lgc.msgs')"""
-_UPDATE_VALUE_SQL = "UPDATE {table} SET type = ?, blob = ? WHERE rowid = ?"
+_UPDATE_VALUE_SQL = "UPDATE {table} SET type = ?, blob = ? WHERE thread_id = ? AND {where}"
 _LOG_SQL = """INSERT INTO lgc_redactions (thread_id, message_id, reason, actor, redacted_at)
     VALUES (?, ?, ?, ?, ?)"""
 _OPTIMIZE_FTS_SQL = "INSERT INTO lgc_message_fts (lgc_message_fts) VALUES ('optimize')"
@@ -106,32 +112,38 @@ def redact_program(
     rows = list(by_id)
     if digests:
         sql = _MESSAGE_ROWS_SQL.format(column="digest", marks=q.marks(len(digests)))
-        rows += (yield sql, (thread_id, *digests), "all")
+        rows += yield sql, (thread_id, *digests), "all"
     seen: set[int] = set()
     updates = []
     for seq, _digest, t, skeleton, in_text in rows:
         if seq in seen:
             continue
         seen.add(seq)
-        msg = store.serde.loads_typed((t, skeleton))
-        if in_text:
-            new_t, blob = store.serde.dumps_typed(msg.model_copy(update={"content": ""}))
-        else:
-            new_t, blob = store.serde.dumps_typed(msg.model_copy(update={"content": text}))
+        msg = store.loads_skeleton(t, skeleton)
+        bare = msg.model_copy(update={"content": "" if in_text else text})
+        new_t, blob = q.pack_skeleton(*store.serde.dumps_typed(bare))
         updates.append((new_t, blob, in_text, thread_id, seq))
     if updates:
         yield _UPDATE_MESSAGE_SQL, updates, "many"
+        sql = _TEXT_ROWS_SQL.format(marks=q.marks(len(digests)))
+        texts = yield sql, (thread_id, *digests), "all"
+        old = [(tid, q.unpack_text(t)) for tid, t in texts if t is not None]
+        if old:
+            yield q.DELETE_FTS_SQL, old, "many"
         new_text = text if store.index_text else None
-        yield _UPDATE_TEXT_SQL, [(new_text, thread_id, d) for d in digests], "many"
+        yield _UPDATE_TEXT_SQL, [(new_text, tid) for tid, _ in texts], "many"
+        if new_text is not None and texts:
+            yield q.INSERT_FTS_SQL, [(tid, new_text) for tid, _ in texts], "many"
         yield _OPTIMIZE_FTS_SQL, (), "none"
     rewritten = 0
-    for table in ("lgc_blobs", "lgc_writes"):
-        values = yield _VALUE_ROWS_SQL.format(table=table), (thread_id,), "all"
-        for rowid, t, blob in values:
+    for table, key in _VALUE_TABLES.items():
+        sql = _VALUE_ROWS_SQL.format(table=table, key=", ".join(key))
+        update = _UPDATE_VALUE_SQL.format(table=table, where=" AND ".join(f"{k} = ?" for k in key))
+        values = yield sql, (thread_id,), "all"
+        for t, blob, *pk in values:
             value, changed = _scrub(store.serde.loads_typed((t, blob)), set(ids), text)
             if changed:
-                params = (*store.serde.dumps_typed(value), rowid)
-                yield _UPDATE_VALUE_SQL.format(table=table), params, "none"
+                yield update, (*store.serde.dumps_typed(value), thread_id, *pk), "none"
                 rewritten += 1
     found = list(dict.fromkeys(r[0] for r in (yield from _found_ids(thread_id, ids))))
     if found:
@@ -141,5 +153,6 @@ def redact_program(
 
 
 def _found_ids(thread_id: str, ids: list[str]) -> q.Program[list[tuple[Any, ...]]]:
-    sql = f"SELECT message_id FROM lgc_messages WHERE thread_id = ? AND message_id IN ({q.marks(len(ids))})"
+    sql = _MESSAGE_ROWS_SQL.replace("seq, digest, type, skeleton, content_in_text", "message_id")
+    sql = sql.format(column="message_id", marks=q.marks(len(ids)))
     return (yield sql, (thread_id, *ids), "all")
