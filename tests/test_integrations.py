@@ -103,3 +103,31 @@ def test_chat_model_summarizer_garbage_falls_back_to_extraction() -> None:
     result = compact(_history(), None, settings)
     assert result.summary is not None and result.summary.summarizer == "extractive"
     assert "no JSON object" in result.stats["summarizer_error"]
+
+
+def test_create_agent_middleware_keeps_history_and_saves_the_summary() -> None:
+    from langchain.agents import create_agent
+
+    from langgraph_compact.middleware import CompactionMiddleware
+
+    turns = [
+        AIMessage(
+            "", tool_calls=[{"id": f"c{i}", "name": "read_file", "args": {"path": f"m{i}.py"}}]
+        )
+        for i in range(10)
+    ]
+    model = ToolCallingFake(messages=iter([*turns, AIMessage("All read.")]), seen=[])
+    agent = create_agent(
+        model,
+        [read_file],
+        system_prompt="You read files.",
+        middleware=[CompactionMiddleware(BUDGET, counter=COUNTER)],
+        checkpointer=InMemorySaver(),
+    )
+    config = {"configurable": {"thread_id": "m"}}
+    out = agent.invoke({"messages": [("user", "Read every module.")]}, config)
+    assert len(out["messages"]) == 22  # nothing removed from the thread
+    assert max(COUNTER.count_messages(seen) for seen in model.seen) <= BUDGET.usable
+    assert model.seen[-1][0].content == "You read files."
+    summary = agent.get_state(config).values["running_summary"]
+    assert summary.covered_through > 1

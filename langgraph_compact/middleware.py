@@ -1,0 +1,107 @@
+"""``CompactionMiddleware``: compaction as middleware for ``langchain.agents.create_agent``.
+
+Unlike LangChain's ``SummarizationMiddleware``, it never removes messages from the
+thread: ``wrap_model_call`` swaps the request's messages for the projection, and the
+``RunningSummary`` is saved as private agent state through the response's ``Command``.
+Requires the ``langchain`` package (``pip install langchain``).
+
+Example::
+
+    from langchain.agents import create_agent
+    budget = Budget(context_window=128_000)
+    agent = create_agent(model, tools, middleware=[CompactionMiddleware(budget)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Annotated, Any, NotRequired, cast
+
+from langchain.agents.middleware.types import (
+    AgentMiddleware,
+    AgentState,
+    ExtendedModelResponse,
+    ModelRequest,
+    ModelResponse,
+    PrivateStateAttr,
+)
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
+from langgraph.types import Command
+
+from langgraph_compact.compaction.compact import (
+    CompactionResult,
+    CompactionSettings,
+    acompact,
+    compact,
+)
+from langgraph_compact.compaction.summary import RunningSummary
+from langgraph_compact.tokens import Budget
+
+__all__ = ["CompactionMiddleware", "CompactionMiddlewareState"]
+
+
+class CompactionMiddlewareState(AgentState[Any]):
+    """Agent state plus the summary, kept out of the agent's input and output schemas."""
+
+    running_summary: NotRequired[Annotated[RunningSummary | None, PrivateStateAttr]]
+
+
+Handler = Callable[[ModelRequest[Any]], ModelResponse[Any] | AIMessage]
+AsyncHandler = Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any] | AIMessage]]
+
+
+class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any]):
+    """Non-destructive compaction for ``create_agent``: the model sees the projection.
+
+    Args:
+        budget: the token budget, or full ``CompactionSettings``.
+        **settings: any other ``CompactionSettings`` field.
+    """
+
+    state_schema = CompactionMiddlewareState
+
+    def __init__(self, budget: Budget | CompactionSettings, **settings: Any) -> None:
+        super().__init__()
+        base = budget if isinstance(budget, CompactionSettings) else CompactionSettings(budget)
+        self.settings = replace(base, **settings) if settings else base
+
+    @staticmethod
+    def _inputs(request: ModelRequest[Any]) -> tuple[list[BaseMessage], RunningSummary | None]:
+        system = request.system_message
+        if system is not None and not system.id:  # create_agent builds it without an id
+            system = system.model_copy(update={"id": "system-prompt"})
+        summary = request.state.get("running_summary")
+        if summary is not None and not isinstance(summary, RunningSummary):
+            summary = RunningSummary.model_validate(summary)
+        return [*([system] if system else []), *request.messages], summary
+
+    @staticmethod
+    def _request(request: ModelRequest[Any], result: CompactionResult) -> ModelRequest[Any]:
+        skip = 1 if request.system_message else 0  # the system prompt is never shortened
+        return request.override(messages=cast(list[AnyMessage], result.messages[skip:]))
+
+    @staticmethod
+    def _response(
+        result: CompactionResult, response: ModelResponse[Any] | AIMessage
+    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
+        if not result.summary_changed:
+            return response
+        if isinstance(response, AIMessage):
+            response = ModelResponse(result=[response])
+        update = {"running_summary": result.summary}
+        return ExtendedModelResponse(model_response=response, command=Command(update=update))
+
+    def wrap_model_call(
+        self, request: ModelRequest[Any], handler: Handler
+    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
+        """Compact, call the model with the projection, and save a changed summary."""
+        result = compact(*self._inputs(request), self.settings)
+        return self._response(result, handler(self._request(request, result)))
+
+    async def awrap_model_call(
+        self, request: ModelRequest[Any], handler: AsyncHandler
+    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
+        """Async twin of ``wrap_model_call``."""
+        result = await acompact(*self._inputs(request), self.settings)
+        return self._response(result, await handler(self._request(request, result)))
