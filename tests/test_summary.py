@@ -75,3 +75,10 @@ def test_round_trips_through_json_and_jsonplus() -> None:
     restored = serde.loads_typed(serde.dumps_typed(summary))
     assert isinstance(restored, RunningSummary)
     assert restored == summary
+
+
+def test_without_sources_drops_derived_items_and_invalidates_coverage() -> None:
+    summary = _summary().without_sources({"m-9"})
+    assert summary.current(Section.CRITICAL) == []
+    assert summary.current(Section.GOAL) == ["Fix the date parser"]
+    assert summary.span_digest == "" and summary.rebuilt_reason == "redacted"

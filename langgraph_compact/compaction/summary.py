@@ -146,6 +146,20 @@ class RunningSummary(BaseModel):
             },
         )
 
+    def without_sources(self, message_ids: set[str] | frozenset[str]) -> RunningSummary:
+        """A copy without the items drawn from ``message_ids``, marked stale.
+
+        Redaction uses it so that nothing extracted from a redacted message survives in
+        stored summaries; the emptied digest makes the node rebuild coverage next call.
+        """
+        sections = {
+            section: tuple(i for i in items if not message_ids.intersection(i.sources))
+            for section, items in self.sections.items()
+        }
+        return self.model_copy(
+            update={"sections": sections, "span_digest": "", "rebuilt_reason": "redacted"}
+        )
+
     def to_json(self) -> str:
         """JSON text that ``RunningSummary.model_validate_json`` reads back unchanged."""
         return self.model_dump_json()
