@@ -151,9 +151,13 @@ class RunningSummary(BaseModel):
 
         Redaction uses it so that nothing extracted from a redacted message survives in
         stored summaries; the emptied digest makes the node rebuild coverage next call.
+        Items of unknown lineage (no ``sources``, e.g. written by a chat model) could hold
+        anything and are dropped too.
         """
         sections = {
-            section: tuple(i for i in items if not message_ids.intersection(i.sources))
+            section: tuple(
+                i for i in items if i.sources and not message_ids.intersection(i.sources)
+            )
             for section, items in self.sections.items()
         }
         return self.model_copy(
