@@ -40,8 +40,8 @@ from langgraph.prebuilt import ToolNode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from langgraph_compact.checkpoint import CompactSqliteSaver  # noqa: E402
-from langgraph_compact.trajectories import corpus_files, load_trajectory  # noqa: E402
+from langgraph_compact.checkpoint import CompactSqliteSaver
+from langgraph_compact.trajectories import corpus_files, load_trajectory
 
 try:  # beta in langgraph 1.x; absent in older releases
     from langgraph.channels import DeltaChannel

@@ -492,7 +492,7 @@ def fts_phrase_query(text: str) -> str:
     (letters and digits), and each is double-quoted, so FTS5 operators, column filters,
     quotes and SQL metacharacters in user or model input are inert.
 
-    >>> fts_phrase_query('x\' OR 1=1; DROP "t" -- NEAR(a*)')
+    >>> fts_phrase_query('x OR 1=1; DROP "t" -- NEAR(a*)')
     '"x" "OR" "1" "1" "DROP" "t" "NEAR" "a"'
     """
     return " ".join(f'"{t}"' for t in _TOKEN.findall(text))

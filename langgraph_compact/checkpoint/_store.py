@@ -8,6 +8,7 @@ channel version, and the ``seq`` of message objects already seen.
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
@@ -112,10 +113,15 @@ class CheckpointStore:
         self.latest_refs: dict[tuple[str, str, str], str] = {}  # -> version
         self.seq_by_key = _Lru()  # (thread, message id, digest) -> seq
         self.seq_by_obj = _Lru()  # (thread, id(obj)) -> (obj, content, seq)
+        # Message lists by channel version, and the last list seen per channel: a put
+        # whose list starts with the same objects only looks at the new tail.
+        self.lists = _Lru(limit=256)  # (thread, ns, channel, version) -> list of messages
+        self.last_list = _Lru(limit=4096)  # (thread, ns, channel) -> (ids, seqs, objects)
 
     def forget_thread(self, thread_id: str) -> None:
         """Drop every cached value of a thread (after deletes, prunes and redactions)."""
-        for cache in (self.messages, self.refs, self.seq_by_key, self.seq_by_obj):
+        caches = (self.messages, self.refs, self.seq_by_key, self.seq_by_obj, self.lists)
+        for cache in (*caches, self.last_list):
             cache.drop_thread(thread_id)
         for key in [k for k in self.latest_refs if k[0] == thread_id]:
             del self.latest_refs[key]
@@ -191,8 +197,41 @@ class CheckpointStore:
             self.seq_by_obj.put((thread_id, id(m)), (m, m.content, found[key]))
         return seqs
 
+    def store_list(
+        self, thread_id: str, ns: str, channel: str, messages: Sequence[BaseMessage]
+    ) -> Program[tuple[int, ...]]:
+        """``store_messages`` for a channel's whole list, O(new messages) in steady state.
+
+        When the list starts with exactly the objects of the last list seen for this
+        channel (LangGraph's ``add_messages`` appends and keeps the objects), only the
+        tail is looked at. Messages are treated as immutable, as the reducers do.
+        """
+        key = (thread_id, ns, channel)
+        last = self.last_list.get(key)
+        seqs: tuple[int, ...] | None = None
+        if last is not None:
+            ids, last_seqs, _objects = last
+            k = len(ids)
+            if len(messages) >= k and tuple(map(id, messages[:k])) == ids:
+                tail = yield from self.store_messages(thread_id, messages[k:])
+                seqs = last_seqs + tuple(tail)
+        if seqs is None:
+            seqs = tuple((yield from self.store_messages(thread_id, messages)))
+        self.remember_list(key, seqs, list(messages))
+        return seqs
+
+    def remember_list(
+        self, key: tuple[str, str, str], seqs: tuple[int, ...], objects: list[BaseMessage]
+    ) -> None:
+        r"""Record the last list of a channel (the objects keep their ``id()``\s valid)."""
+        self.last_list.put(key, (tuple(map(id, objects)), seqs, objects))
+
     def load_messages(self, thread_id: str, seqs: Sequence[int]) -> Program[list[BaseMessage]]:
-        """Messages for ``seqs`` in order, decoded once per process and copied per call."""
+        """Messages for ``seqs`` in order, decoded once per process.
+
+        The objects are shared between calls, like the values of LangGraph's own
+        channels: treat them as immutable (``add_messages`` replaces, never mutates).
+        """
         need = sorted({s for s in seqs if (thread_id, s) not in self.messages})
         for start in range(0, len(need), _CHUNK):
             chunk = need[start : start + _CHUNK]
@@ -208,9 +247,7 @@ class CheckpointStore:
             cached = self.messages.get((thread_id, s))
             if cached is None:
                 raise KeyError(f"thread {thread_id!r}: message row {s} is missing")
-            copy = cached.model_copy()
-            self.seq_by_obj.put((thread_id, id(copy)), (copy, copy.content, s))
-            out.append(copy)
+            out.append(cached)
         return out
 
     # --- ref lists -------------------------------------------------------------------
@@ -270,10 +307,12 @@ class CheckpointStore:
             if channel not in values:
                 continue  # no row: a version without a blob loads as "no value"
             if is_message_list(value):
-                seqs = tuple((yield from self.store_messages(thread_id, cast(list[Any], value))))
+                msgs = cast(list[BaseMessage], value)
+                seqs = yield from self.store_list(thread_id, ns, channel, msgs)
                 refs = yield from self._plan_refs(thread_id, ns, channel, version, seqs)
                 blob_rows.append((*row, REFS_TYPE, q.encode_refs(refs), refs.base))
                 cached.append(((thread_id, ns, channel, version), seqs, refs.depth))
+                self.lists.put((thread_id, ns, channel, version), list(msgs))
             else:
                 blob_rows.append((*row, *self.serde.dumps_typed(value), None))
         if blob_rows:
@@ -411,10 +450,9 @@ class CheckpointStore:
                 if t == "empty":
                     continue
                 if t == REFS_TYPE:
-                    refs = q.decode_refs(blob, base)
-                    seqs = yield from self.resolve_refs(thread_id, ns, channel, version, refs)
-                    values[channel] = yield from self.load_messages(thread_id, seqs)
-                    self.latest_refs[(thread_id, ns, channel)] = version
+                    values[channel] = yield from self._load_list(
+                        (thread_id, ns, channel, version), q.decode_refs(blob, base)
+                    )
                 else:
                     values[channel] = self.serde.loads_typed((t, blob))
         write_rows = yield q.SELECT_WRITES_SQL, (thread_id, ns, checkpoint_id), "all"
@@ -431,6 +469,20 @@ class CheckpointStore:
             _config(thread_id, ns, parent_id) if parent_id else None,
             writes,
         )
+
+    def _load_list(
+        self, key: tuple[str, str, str, str], refs: RefList
+    ) -> Program[builtins.list[BaseMessage]]:
+        """A message-list channel value; a copy of the cached list when there is one."""
+        thread_id = key[0]
+        seqs = yield from self.resolve_refs(*key, refs)
+        objects = self.lists.get(key)
+        if objects is None:
+            objects = yield from self.load_messages(thread_id, seqs)
+            self.lists.put(key, objects)
+        self.latest_refs[key[:3]] = key[3]
+        self.remember_list(key[:3], seqs, objects)
+        return list(objects)
 
     def load_value(self, thread_id: str, t: str, blob: bytes | None) -> Program[Any]:
         """A write value: message refs are resolved, anything else goes through serde."""
