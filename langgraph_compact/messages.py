@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
+import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -129,15 +132,37 @@ def cached_digest(message: BaseMessage) -> str:
     return digest
 
 
-def span_digest(messages: Iterable[BaseMessage]) -> str:
-    """A digest over the ids and digests of a run of messages, order-sensitive."""
+_SPANS: OrderedDict[tuple[int, int, int], tuple[tuple[BaseMessage, ...], str]] = OrderedDict()
+_SPANS_LOCK = threading.Lock()
+SPAN_CACHE_SIZE = 64
+
+
+def span_digest(messages: Sequence[BaseMessage]) -> str:
+    """A digest over the ids and digests of a run of messages, order-sensitive.
+
+    The node checks its summary's coverage with this on every call. A span made of the
+    very same message objects as a recent call is answered from a small identity cache
+    (an ``is`` comparison per message), so the steady-state check costs no hashing.
+    """
+    items = tuple(messages)
+    key = (len(items), id(items[0]), id(items[-1])) if items else (0, 0, 0)
+    with _SPANS_LOCK:
+        hit = _SPANS.get(key)
+        if hit is not None and all(map(operator.is_, hit[0], items)):
+            _SPANS.move_to_end(key)
+            return hit[1]
     h = hashlib.blake2b(digest_size=16)
-    for m in messages:
+    for m in items:
         h.update((m.id or "").encode())
         h.update(b"\x00")
         h.update(cached_digest(m).encode())
         h.update(b"\x01")
-    return h.hexdigest()
+    digest = h.hexdigest()
+    with _SPANS_LOCK:
+        _SPANS[key] = (items, digest)
+        while len(_SPANS) > SPAN_CACHE_SIZE:
+            _SPANS.popitem(last=False)
+    return digest
 
 
 def require_ids(messages: Sequence[BaseMessage]) -> None:

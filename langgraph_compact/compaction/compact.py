@@ -309,8 +309,10 @@ def _shrink_to_fit(
     from the raw original, head+tail with a marker and ref, halving until it fits.
     """
     counter, usable = settings.counter, settings.budget.usable
-    originals = {m.id: m for m in raw}
     out, shrunk = list(projection), 0
+    if counter.count_messages(out) <= usable:
+        return out, 0
+    originals = {m.id: m for m in raw}
     while counter.count_messages(out) > usable:
         candidates = [
             i

@@ -8,6 +8,7 @@ same input → same summary.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -116,17 +117,31 @@ def merge_items(
         goal makes the previous goal and the in-progress/next-step items historical.
         Files once modified stay under "modified" when read again.
     """
-    out = {s: list(items) for s, items in sections.items()}
+    out: dict[Section, dict[str, SummaryItem]] = {}
+    where: dict[str, Section] = {}  # key -> the section holding it (keys are namespaced)
+    slots = itertools.count()
+
+    def put(section: Section, item: SummaryItem) -> None:
+        slot = item.key if item.key else f"\x00{next(slots)}"
+        out.setdefault(section, {})[slot] = item
+        if item.key:
+            where[item.key] = section
+
+    for section, items in sections.items():
+        for item in items:
+            put(section, item)
     for section, item in new:
         if section is Section.GOAL and item.key == "goal":
-            _retire_current_task(out)
-        group = _PROGRESS if section in _PROGRESS else {section}
-        if section is Section.FILES_READ and _bump(out, Section.FILES_MODIFIED, item):
+            _retire_current_task(out, where)
+        held = where.get(item.key) if item.key else None
+        if held is Section.FILES_MODIFIED and section is Section.FILES_READ:
+            old = out[held][item.key or ""]
+            out[held][item.key or ""] = old.model_copy(
+                update={"refs": old.refs + 1, "seq": item.seq}
+            )
             continue
-        if section is Section.FILES_MODIFIED:
-            group = {Section.FILES_READ, Section.FILES_MODIFIED}
-        previous = _pop_key(out, group, item.key) if item.key else None
-        if previous is not None:
+        if held is not None and held in _GROUPS.get(section, {section}):
+            previous = out[held].pop(item.key or "")
             item = item.model_copy(
                 update={
                     "sources": tuple(dict.fromkeys(previous.sources + item.sources))[-8:],
@@ -135,35 +150,30 @@ def merge_items(
                     "pinned": previous.pinned or item.pinned,
                 }
             )
-        out.setdefault(section, []).append(item)
-    return out
+        put(section, item)
+    return {section: list(items.values()) for section, items in out.items() if items}
 
 
-def _retire_current_task(out: dict[Section, list[SummaryItem]]) -> None:
-    for s in (Section.GOAL, Section.IN_PROGRESS, Section.NEXT_STEPS):
-        out[s] = [
-            i.model_copy(update={"historical": True, "key": f"old:{i.key}"}) for i in out.get(s, [])
-        ]
+_FILES = frozenset({Section.FILES_READ, Section.FILES_MODIFIED})
+_GROUPS: Mapping[Section, frozenset[Section]] = {
+    **dict.fromkeys(_PROGRESS, _PROGRESS),
+    Section.FILES_MODIFIED: _FILES,
+}
+"""Sections whose items share keys: a key moves between them instead of duplicating."""
 
 
-def _bump(out: dict[Section, list[SummaryItem]], section: Section, item: SummaryItem) -> bool:
-    items = out.get(section, [])
-    for idx, old in enumerate(items):
-        if old.key == item.key:
-            items[idx] = old.model_copy(update={"refs": old.refs + 1, "seq": item.seq})
-            return True
-    return False
-
-
-def _pop_key(
-    out: dict[Section, list[SummaryItem]], group: set[Section] | frozenset[Section], key: str
-) -> SummaryItem | None:
-    for s in group:
-        items = out.get(s, [])
-        for idx, old in enumerate(items):
-            if old.key == key:
-                return items.pop(idx)
-    return None
+def _retire_current_task(
+    out: dict[Section, dict[str, SummaryItem]], where: dict[str, Section]
+) -> None:
+    for section in (Section.GOAL, Section.IN_PROGRESS, Section.NEXT_STEPS):
+        retired: dict[str, SummaryItem] = {}
+        for slot, item in out.get(section, {}).items():
+            if item.key and not item.historical:
+                where.pop(item.key, None)
+                slot = f"old:{item.seq}:{item.key}"
+                item = item.model_copy(update={"historical": True, "key": slot})
+            retired[slot] = item
+        out[section] = retired
 
 
 def fit_sections(
@@ -182,17 +192,18 @@ def fit_sections(
         cap = int(max_tokens * weights.get(section, 0.05))
         cost = {id(i): count_text(i.text) + 3 for i in items}
         total = sum(cost.values())
-        keep = list(items)
+        evicted: set[int] = set()
         for victim in sorted(
             (i for i in items if not i.pinned),
             key=lambda i: (not i.historical, i.priority, i.refs, i.seq),
         ):
             if total <= cap:
                 break
-            keep.remove(victim)
+            evicted.add(id(victim))
             total -= cost[id(victim)]
+        keep = tuple(i for i in items if id(i) not in evicted)
         if keep:
-            out[section] = tuple(keep)
+            out[section] = keep
     return out
 
 
@@ -246,7 +257,7 @@ def _head_items(request: SummaryRequest) -> list[tuple[Section, SummaryItem]]:
         return []
     text = message_text(first)
     goal = _goal_text(text)
-    seq = request.head.index(first)
+    seq = next(i for i, m in enumerate(request.head) if m is first)
     out = [
         (
             Section.GOAL,
