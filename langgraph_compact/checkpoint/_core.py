@@ -14,7 +14,8 @@ Storage layout (one row per thing, never a whole message list per checkpoint):
   earlier ref list of the same channel (``base_version`` + kept prefix + tail) with a
   full snapshot every ``REFS_MAX_DEPTH`` links, so both size and reconstruction cost
   stay bounded.
-- ``lgc_messages``: each message once per thread, keyed by ``(message id, digest)``;
+- ``lgc_messages``: each message once per thread, keyed by ``(message id, digest)``
+  (the 16-byte ``message_digest``);
   its text lives once per distinct content in ``lgc_message_texts`` (indexed by FTS5).
 - ``lgc_writes``: pending writes; message values become refs as well.
 """
@@ -178,19 +179,19 @@ MIGRATIONS: list[Migration] = [
                     thread_id TEXT NOT NULL,
                     seq INTEGER NOT NULL,
                     message_id TEXT NOT NULL,
-                    digest TEXT NOT NULL,
+                    digest BLOB NOT NULL,
                     role TEXT NOT NULL,
                     tool_names TEXT NOT NULL DEFAULT '',
                     type TEXT NOT NULL,
                     skeleton BLOB NOT NULL,
                     content_in_text INTEGER NOT NULL,
-                    PRIMARY KEY (thread_id, seq),
-                    UNIQUE (thread_id, message_id, digest)
+                    PRIMARY KEY (thread_id, seq)
                 ) WITHOUT ROWID""",
+                "CREATE INDEX lgc_messages_id ON lgc_messages (thread_id, message_id)",
                 """CREATE TABLE lgc_message_texts (
                     text_id INTEGER PRIMARY KEY,
                     thread_id TEXT NOT NULL,
-                    digest TEXT NOT NULL,
+                    digest BLOB NOT NULL,
                     text,
                     UNIQUE (thread_id, digest)
                 )""",

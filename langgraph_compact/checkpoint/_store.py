@@ -112,7 +112,7 @@ class CheckpointStore:
         self.refs = _Lru()  # (thread, ns, channel, version) -> (seqs, depth)
         self.latest_refs: dict[tuple[str, str, str], str] = {}  # -> version
         self.seq_by_key = _Lru()  # (thread, message id, digest) -> seq
-        self.seq_by_obj = _Lru()  # (thread, id(obj)) -> (obj, content, seq)
+        self.seq_by_obj = _Lru()  # (thread, id(obj)) -> (obj, content, id, seq)
         # Message lists by channel version, and the last list seen per channel: a put
         # whose list starts with the same objects only looks at the new tail.
         self.lists = _Lru(limit=256)  # (thread, ns, channel, version) -> list of messages
@@ -149,14 +149,16 @@ class CheckpointStore:
         database; only messages never stored are serialized and inserted.
         """
         seqs: list[int] = []
-        missing: dict[tuple[str, str], list[int]] = {}
-        pending: dict[tuple[str, str], BaseMessage] = {}
+        missing: dict[tuple[str, bytes], list[int]] = {}
+        pending: dict[tuple[str, bytes], BaseMessage] = {}
         for i, m in enumerate(messages):
             hit = self.seq_by_obj.get((thread_id, id(m)))
-            if hit is not None and hit[0] is m and hit[1] is m.content:
-                seqs.append(hit[2])
+            # The id is checked too: add_messages assigns ids in place, after a node's
+            # writes (stored id-less) and before the checkpoint that holds the message.
+            if hit is not None and hit[0] is m and hit[1] is m.content and hit[2] == m.id:
+                seqs.append(hit[3])
                 continue
-            key = (m.id or "", message_digest(m))
+            key = (m.id or "", bytes.fromhex(message_digest(m)))
             seq = self.seq_by_key.get((thread_id, *key))
             if seq is None:
                 missing.setdefault(key, []).append(i)
@@ -164,8 +166,8 @@ class CheckpointStore:
                 seqs.append(-1)
             else:
                 seqs.append(seq)
-                self.seq_by_obj.put((thread_id, id(m)), (m, m.content, seq))
-        found: dict[tuple[str, str], int] = {}
+                self.seq_by_obj.put((thread_id, id(m)), (m, m.content, m.id, seq))
+        found: dict[tuple[str, bytes], int] = {}
         for key in missing:
             rows = yield q.SELECT_MESSAGE_KEYS_SQL, (thread_id, *key), "all"
             if rows:
@@ -194,7 +196,7 @@ class CheckpointStore:
             for i in positions:
                 seqs[i] = found[key]
             self.seq_by_key.put((thread_id, *key), found[key])
-            self.seq_by_obj.put((thread_id, id(m)), (m, m.content, found[key]))
+            self.seq_by_obj.put((thread_id, id(m)), (m, m.content, m.id, found[key]))
         return seqs
 
     def store_list(

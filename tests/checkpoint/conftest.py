@@ -1,0 +1,34 @@
+"""Fixtures for the checkpoint tests: real SQLite files in ``tmp_path``, real graphs."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "checkpoints.sqlite"
+
+
+@pytest.fixture
+def saver(db_path: Path) -> Iterator[CompactSqliteSaver]:
+    with CompactSqliteSaver.from_conn_string(str(db_path)) as s:
+        yield s
+
+
+@pytest.fixture
+async def asaver(db_path: Path) -> AsyncIterator[AsyncCompactSqliteSaver]:
+    async with AsyncCompactSqliteSaver.from_conn_string(db_path) as s:
+        yield s
+
+
+def file_bytes(db_path: Path) -> bytes:
+    """Every byte SQLite keeps for a database: the file, its WAL and shared memory."""
+    return b"".join(
+        p.read_bytes() for p in sorted(db_path.parent.glob(db_path.name + "*")) if p.is_file()
+    )
