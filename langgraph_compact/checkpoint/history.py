@@ -148,8 +148,10 @@ def history_program(
                     f"thread {thread_id!r}: text search needs index_text=True; this saver "
                     "keeps message text inside its (encrypting) serializer."
                 )
-            where.append(_FTS_FILTER)
-            params += [q.fts_phrase_query(text), thread_id]
+            query = q.fts_phrase_query(text)
+            # No words (only punctuation): nothing can match; FTS5 rejects an empty query.
+            where.append(_FTS_FILTER if query else "0")
+            params += [query, thread_id] if query else []
         found = yield "SELECT m.seq FROM lgc_messages m WHERE " + " AND ".join(where), params, "all"
         matching = {int(r[0]) for r in found}
     stop = len(seqs) if end is None else min(end, len(seqs))

@@ -32,7 +32,9 @@ class AgentState(TypedDict, total=False):
 
 
 def agent(state: AgentState) -> dict[str, Any]:
-    turn = sum(1 for m in state["messages"] if m.type == "human") - 1
+    last_human = next(m for m in reversed(state["messages"]) if m.type == "human")
+    tail = str(last_human.id).rsplit("-", 1)[-1]
+    turn = int(tail) if tail.isdigit() else len(state["messages"])
     call = {"id": f"call-{turn}", "name": "read_file", "args": {"path": f"src/mod{turn}.py"}}
     return {"messages": [AIMessage(f"reading mod{turn}", id=f"ai-{turn}", tool_calls=[call])]}
 

@@ -1,0 +1,98 @@
+"""Redaction: the content leaves every table, the index and the file; the log records it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agent_graph import build_graph, turn_input
+from conftest import file_bytes
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.base import empty_checkpoint
+
+from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
+from langgraph_compact.messages import message_digest
+
+SECRET = "SECRET-TOKEN-4242-xyzzy"
+CONFIG: dict[str, Any] = {"configurable": {"thread_id": "r"}}
+
+
+def _thread_with_secret(saver: CompactSqliteSaver) -> Any:
+    graph = build_graph(saver)
+    graph.invoke(turn_input(0), CONFIG)
+    leak = HumanMessage(f"my api key is {SECRET}", id="leak")
+    graph.invoke({"messages": [leak]}, CONFIG)
+    graph.invoke(turn_input(2), CONFIG)
+    return graph
+
+
+def test_redaction_removes_secret_bytes_from_the_file(
+    saver: CompactSqliteSaver, db_path: Path
+) -> None:
+    graph = _thread_with_secret(saver)
+    before = graph.get_state(CONFIG).values["messages"]
+    leaked = next(m for m in before if m.id == "leak")
+    assert SECRET.encode() in file_bytes(db_path)
+    assert len(saver.history("r", text=SECRET).items) == 1
+
+    result = saver.redact("r", ["leak"], "leaked credential", actor="alice")
+    assert result.message_ids == ["leak"] and result.message_rows >= 1
+
+    assert SECRET.encode() not in file_bytes(db_path)
+    assert b"xyzzy" not in file_bytes(db_path)
+    assert saver.history("r", text="xyzzy").items == []
+    log = saver.conn.execute("SELECT message_id, reason, actor FROM lgc_redactions").fetchall()
+    assert log == [("leak", "leaked credential", "alice")]
+
+
+def test_state_after_redaction_has_tombstone_with_same_id(
+    saver: CompactSqliteSaver, db_path: Path
+) -> None:
+    graph = _thread_with_secret(saver)
+    old = next(m for m in graph.get_state(CONFIG).values["messages"] if m.id == "leak")
+    saver.redact("r", ["leak"], "PII")
+    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
+        for s in (saver, fresh):
+            msgs = build_graph(s).get_state(CONFIG).values["messages"]
+            new = next(m for m in msgs if m.id == "leak")
+            assert new.content == "[redacted: PII]"
+            assert message_digest(new) != message_digest(old)
+            assert len(msgs) == 9
+    # Every historical checkpoint shows the tombstone too.
+    for snap in graph.get_state_history(CONFIG):
+        for m in snap.values.get("messages", []):
+            assert SECRET not in str(m.content)
+    # The thread keeps working after redaction.
+    graph.invoke(turn_input(3), CONFIG)
+    assert len(graph.get_state(CONFIG).values["messages"]) == 12
+
+
+def test_redaction_scrubs_messages_inside_other_channel_blobs(
+    saver: CompactSqliteSaver, db_path: Path
+) -> None:
+    config = {"configurable": {"thread_id": "blob", "checkpoint_ns": ""}}
+    cp = empty_checkpoint()
+    secret_msg = HumanMessage(f"copy {SECRET}", id="m1")
+    cp["channel_values"] = {"archive": {"last": secret_msg, "n": 1}}
+    cp["channel_versions"] = {"archive": 1}
+    stored = saver.put(config, cp, {"source": "update", "step": 0}, {"archive": 1})
+    saver.put_writes(stored, [("archive", {"last": secret_msg})], "task-1")
+    assert SECRET.encode() in file_bytes(db_path)
+    result = saver.redact("blob", ["m1"], "PII")
+    assert result.values_rewritten == 2
+    assert SECRET.encode() not in file_bytes(db_path)
+    tup = saver.get_tuple(stored)
+    assert tup is not None
+    assert tup.checkpoint["channel_values"]["archive"]["last"].content == "[redacted: PII]"
+    assert tup.checkpoint["channel_values"]["archive"]["n"] == 1
+    assert tup.pending_writes and tup.pending_writes[0][2]["last"].id == "m1"
+
+
+async def test_async_redaction(asaver: AsyncCompactSqliteSaver, db_path: Path) -> None:
+    graph = build_graph(asaver)
+    await graph.ainvoke({"messages": [HumanMessage(f"key {SECRET}", id="leak")]}, CONFIG)
+    assert SECRET.encode() in file_bytes(db_path)
+    await asaver.aredact("r", ["leak"], "PII", actor="bob")
+    assert SECRET.encode() not in file_bytes(db_path)
+    state = await graph.aget_state(CONFIG)
+    assert state.values["messages"][0].content == "[redacted: PII]"
