@@ -187,6 +187,7 @@ def test_node_streams_stats_and_does_not_checkpoint_the_projection() -> None:
     events = list(graph.stream({"messages": _history(40)}, config, stream_mode="custom"))
     stats = [e["compaction"] for e in events if "compaction" in e]
     assert stats and stats[-1]["tokens_after"] <= BUDGET.usable
+    assert stats[-1]["summarized"] is True
     assert stats[-1]["summary_generation"] == 1
     state = graph.get_state(config)
     assert "llm_input_messages" not in state.values

@@ -231,6 +231,7 @@ def plan_compaction(
             parent_generation=base.generation if base else None,
             rebuilt_reason=stats.get("rebuilt_reason"),
         )
+    stats["summarized"] = request is not None
     return CompactionPlan(
         raw=raw,
         head=head,

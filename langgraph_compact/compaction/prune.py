@@ -31,7 +31,7 @@ def pruned_stub(label: str, text: str, ref: str) -> str:
     >>> pruned_stub('bash {"command":"ls"}', "a\\nb\\n", "t-4")
     '[pruned output of bash {"command":"ls"}: 4 chars / 2 lines; ref=t-4 — call recall(ref) for the original]'
     """  # noqa: E501
-    lines = text.count("\n")
+    lines = len(text.splitlines())  # "a" is one line, "a\nb\n" two
     return f"[pruned output of {label}: {len(text):,} chars / {lines:,} lines; {recall_hint(ref)}]"
 
 
