@@ -277,6 +277,10 @@ INSERT_BLOB_SQL = """INSERT OR IGNORE INTO lgc_blobs
     VALUES (?, ?, ?, ?, ?, ?, ?)"""
 SELECT_BLOB_SQL = """SELECT type, blob, base_version FROM lgc_blobs
     WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?"""
+SELECT_CHECKPOINT_BLOBS_SQL = """SELECT b.channel, b.version, b.type, b.blob, b.base_version
+    FROM (VALUES {values}) AS v CROSS JOIN lgc_blobs AS b
+    WHERE b.thread_id = ? AND b.checkpoint_ns = ? AND b.channel = v.column1
+        AND b.version = v.column2"""
 SELECT_BLOB_EXISTS_SQL = """SELECT 1 FROM lgc_blobs
     WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?"""
 SELECT_BLOB_CHAIN_SQL = """SELECT channel, version, base_version FROM lgc_blobs

@@ -104,14 +104,23 @@ class MessageStore:
 
     # --- messages --------------------------------------------------------------------
 
-    def _skeleton(self, message: BaseMessage) -> tuple[str, bytes, int, str | None]:
-        """(type, blob, content_in_text, text): the message with its text split off."""
+    def _skeleton(
+        self, message: BaseMessage, message_id: str | None
+    ) -> tuple[str, bytes, int, str | None]:
+        """(type, blob, content_in_text, text): the message with its text split off.
+
+        The id is pinned to ``message_id`` (read once by the caller), because LangGraph
+        may assign it in place on another thread while a node's writes are stored.
+        """
+        content = message.content
         if not self.index_text:
-            return *q.pack_skeleton(*self.serde.dumps_typed(message)), 0, None
-        if isinstance(message.content, str):
-            bare = message.model_copy(update={"content": ""})
-            return *q.pack_skeleton(*self.serde.dumps_typed(bare)), 1, message.content
-        return *q.pack_skeleton(*self.serde.dumps_typed(message)), 0, message_text(message)
+            full = message.model_copy(update={"id": message_id})
+            return *q.pack_skeleton(*self.serde.dumps_typed(full)), 0, None
+        if isinstance(content, str):
+            bare = message.model_copy(update={"content": "", "id": message_id})
+            return *q.pack_skeleton(*self.serde.dumps_typed(bare)), 1, content
+        full = message.model_copy(update={"id": message_id})
+        return *q.pack_skeleton(*self.serde.dumps_typed(full)), 0, message_text(message)
 
     def loads_skeleton(self, t: str, blob: bytes) -> Any:
         """Decode a stored message skeleton (see ``_core.pack_skeleton``)."""
@@ -126,25 +135,30 @@ class MessageStore:
         """
         seqs: list[int] = []
         missing: dict[tuple[str, bytes], list[int]] = {}
-        pending: dict[tuple[str, bytes], BaseMessage] = {}
+        pending: dict[tuple[str, bytes], tuple[BaseMessage, str | None]] = {}
         for i, m in enumerate(messages):
+            # The id is read once and checked too: add_messages assigns ids in place,
+            # after a node's writes (stored id-less) and before the next checkpoint.
+            mid = m.id
             hit = self.seq_by_obj.get((thread_id, id(m)))
-            # The id is checked too: add_messages assigns ids in place, after a node's
-            # writes (stored id-less) and before the checkpoint that holds the message.
-            if hit is not None and hit[0] is m and hit[1] is m.content and hit[2] == m.id:
+            if hit is not None and hit[0] is m and hit[1] is m.content and hit[2] == mid:
                 seqs.append(hit[3])
                 continue
-            key = (m.id or "", bytes.fromhex(message_digest(m)))
+            key = (mid or "", bytes.fromhex(message_digest(m)))
             seq = self.seq_by_key.get((thread_id, *key))
             if seq is None:
                 missing.setdefault(key, []).append(i)
-                pending[key] = m
+                pending[key] = (m, mid)
                 seqs.append(-1)
             else:
                 seqs.append(seq)
-                self.seq_by_obj.put((thread_id, id(m)), (m, m.content, m.id, seq))
+                self.seq_by_obj.put((thread_id, id(m)), (m, m.content, mid, seq))
         found: dict[tuple[str, bytes], int] = {}
         for key in missing:
+            if not key[0]:
+                # Id-less copies (a node's writes, before add_messages assigns the id)
+                # always get a row of their own; their text is still stored once.
+                continue
             rows = yield q.SELECT_MESSAGE_KEYS_SQL, (thread_id, *key), "all"
             if rows:
                 found[key] = int(rows[0][2])
@@ -154,8 +168,8 @@ class MessageStore:
             nxt = int(rows[0][0]) + 1
             msg_rows, text_rows = [], []
             for key in new:
-                m = pending[key]
-                t, blob, in_text, text = self._skeleton(m)
+                m, mid = pending[key]
+                t, blob, in_text, text = self._skeleton(m, mid)
                 found[key] = nxt
                 msg_rows.append(
                     (thread_id, nxt, key[0], key[1], m.type, _tool_names(m), t, blob, in_text)
@@ -168,11 +182,11 @@ class MessageStore:
                 if inserted and text is not None:
                     yield q.INSERT_FTS_SQL, (inserted[0][0], text), "none"
         for key, positions in missing.items():
-            m = pending[key]
+            m, mid = pending[key]
             for i in positions:
                 seqs[i] = found[key]
             self.seq_by_key.put((thread_id, *key), found[key])
-            self.seq_by_obj.put((thread_id, id(m)), (m, m.content, m.id, found[key]))
+            self.seq_by_obj.put((thread_id, id(m)), (m, m.content, mid, found[key]))
         return seqs
 
     def store_list(

@@ -200,13 +200,10 @@ class CheckpointStore(MessageStore):
         values: dict[str, Any] = {}
         if versions:
             pairs = [(c, str(v)) for c, v in versions.items()]
-            sql = (
-                "SELECT channel, version, type, blob, base_version FROM lgc_blobs "
-                "WHERE thread_id = ? AND checkpoint_ns = ? AND (channel, version) IN (VALUES "
-                + ",".join(["(?, ?)"] * len(pairs))
-                + ")"
-            )
-            rows = yield sql, (thread_id, ns, *(x for p in pairs for x in p)), "all"
+            # Driving the join from the VALUES list makes each row a primary-key lookup;
+            # "(channel, version) IN (VALUES ...)" scans the thread's blobs instead.
+            sql = q.SELECT_CHECKPOINT_BLOBS_SQL.format(values=",".join(["(?, ?)"] * len(pairs)))
+            rows = yield sql, (*(x for p in pairs for x in p), thread_id, ns), "all"
             for channel, version, t, blob, base in rows:
                 if t == "empty":
                     continue
