@@ -15,6 +15,9 @@ from langgraph_compact.errors import CompactError
 
 __all__ = ["copy_thread", "delete_for_runs", "delete_thread", "gc_blobs", "prune"]
 
+_HEAD_WHERE = " WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
+_DELTA_KEY = "counters_since_delta_snapshot"
+
 
 def delete_thread(store: CheckpointStore, thread_id: str) -> q.Program[None]:
     """Remove every checkpoint, blob, write and message of a thread, and its FTS rows."""
@@ -103,6 +106,7 @@ def prune(
 
     Raises:
         ValueError: an unknown strategy.
+        CompactError: ``keep_latest`` on a thread that uses a ``DeltaChannel``.
     """
     if strategy not in ("keep_latest", "delete"):
         raise ValueError(f"unknown prune strategy {strategy!r}; use 'keep_latest' or 'delete'")
@@ -112,6 +116,13 @@ def prune(
             continue
         heads = yield q.SELECT_NAMESPACE_HEADS_SQL, (thread_id,), "all"
         for ns, head in heads:
+            rows = yield q.SELECT_CHECKPOINT_COLUMNS + _HEAD_WHERE, (thread_id, ns, head), "all"
+            if _DELTA_KEY in q.unpack_checkpoint(rows[0][4], head)[1]:
+                raise CompactError(
+                    f"prune: thread {thread_id!r} uses a DeltaChannel, whose state is rebuilt "
+                    "from older checkpoints' writes; keep_latest would silently empty it. "
+                    "Use strategy='delete', or copy the state into a new thread first."
+                )
             old = yield q.SELECT_NOT_HEAD_SQL, (thread_id, ns, head), "all"
             keys = [(thread_id, ns, cid) for (cid,) in old]
             if keys:

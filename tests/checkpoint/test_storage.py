@@ -6,12 +6,14 @@ import hashlib
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 import pytest
 from agent_graph import build_graph, state_json, turn_input
 from conftest import file_bytes
+from langgraph.channels import DeltaChannel
 from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
+from langgraph.graph import START, StateGraph
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
 from langgraph_compact.checkpoint._core import REFS_MAX_DEPTH, decode_refs
@@ -177,3 +179,24 @@ def test_sync_saver_is_thread_safe(saver: CompactSqliteSaver) -> None:
     with ThreadPoolExecutor(4) as pool:
         sizes = list(pool.map(work, [f"t{i}" for i in range(8)]))
     assert sizes == [15] * 8
+
+
+def _concat(state: list[str], writes: list[list[str]]) -> list[str]:
+    return [*state, *(x for w in writes for x in w)]
+
+
+class _DeltaState(TypedDict):
+    items: Annotated[list[str], DeltaChannel(_concat)]
+
+
+def test_keep_latest_refuses_delta_channel_threads(saver: CompactSqliteSaver) -> None:
+    builder = StateGraph(_DeltaState)
+    builder.add_node("add", lambda s: {"items": [f"item{len(s['items'])}"]})
+    builder.add_edge(START, "add")
+    graph = builder.compile(checkpointer=saver)
+    for _ in range(3):
+        graph.invoke({"items": []}, _cfg("delta"))
+    assert graph.get_state(_cfg("delta")).values["items"] == ["item0", "item1", "item2"]
+    with pytest.raises(CompactError, match="DeltaChannel"):
+        saver.prune(["delta"], strategy="keep_latest")
+    assert graph.get_state(_cfg("delta")).values["items"] == ["item0", "item1", "item2"]
