@@ -2,7 +2,8 @@
 
 A message's text lives in one row of ``lgc_message_texts`` (and its FTS5 index), its
 skeleton in ``lgc_messages``; copies can also sit inside serialized blobs and pending
-writes of other channels. All of them are rewritten in one transaction and logged in
+writes of other channels, and values derived from it (a summary quoting a key) can carry
+its words. All of them are rewritten in one transaction and logged in
 ``lgc_redactions``; the saver then optimizes the FTS index, ``VACUUM``\\s and truncates the
 WAL, so the old bytes leave the database file.
 
@@ -13,16 +14,29 @@ matches: the compaction node rebuilds it on its next call.
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
 
 from langgraph_compact.checkpoint import _core as q
 from langgraph_compact.checkpoint._store import CheckpointStore
+from langgraph_compact.messages import message_text
 
-__all__ = ["MAINTENANCE_SQL", "RedactionResult", "redact_program", "tombstone"]
+__all__ = [
+    "MAINTENANCE_SQL",
+    "SCRUBBED",
+    "SCRUB_MIN_CHARS",
+    "RedactionResult",
+    "redact_program",
+    "tombstone",
+]
+
+_PUNCT = string.punctuation + "“”‘’«»"
 
 _MESSAGE_ROWS_SQL = """SELECT seq, digest, type, skeleton, content_in_text FROM lgc_messages
     WHERE thread_id = ? AND {column} IN ({marks})"""
@@ -66,22 +80,61 @@ def tombstone(reason: str) -> str:
     return f"[redacted: {reason}]"
 
 
-def _scrub(value: Any, ids: set[str], text: str) -> tuple[Any, bool]:
-    """``value`` with every message whose id is in ``ids`` tombstoned, and whether any was."""
-    if isinstance(value, BaseMessage):
-        if value.id in ids:
-            return value.model_copy(update={"content": text}), True
+SCRUB_MIN_CHARS = 6
+"""Words at least this long from a redacted message are scrubbed from derived values."""
+SCRUBBED = "[redacted]"
+
+
+@dataclass(frozen=True)
+class _Scrubber:
+    """Rewrites a stored value: redacted messages become tombstones, quoted words go.
+
+    A value derived from a redacted message (a summary that quoted a key, a note) can
+    carry its content without being that message. Every word of the redacted text of
+    ``SCRUB_MIN_CHARS`` or more characters is replaced by ``[redacted]`` in the strings
+    of other values; short words are left alone so derived text stays readable. The
+    owner of such a value (e.g. the compaction node) rebuilds it anyway, because the
+    message's digest changed.
+    """
+
+    ids: frozenset[str]
+    tombstone: str
+    words: re.Pattern[str] | None
+
+    @classmethod
+    def build(cls, ids: Sequence[str], tombstone: str, texts: Sequence[str]) -> _Scrubber:
+        words = {w.strip(_PUNCT) for t in texts for w in t.split()}
+        long = sorted((w for w in words if len(w) >= SCRUB_MIN_CHARS), key=len, reverse=True)
+        pattern = re.compile("|".join(map(re.escape, long))) if long else None
+        return cls(frozenset(ids), tombstone, pattern)
+
+    def __call__(self, value: Any) -> tuple[Any, bool]:
+        """``value`` rewritten, and whether anything changed."""
+        if isinstance(value, BaseMessage):
+            if value.id in self.ids:
+                return value.model_copy(update={"content": self.tombstone}), True
+            return value, False
+        if isinstance(value, str):
+            if self.words is None:
+                return value, False
+            new = self.words.sub(SCRUBBED, value)
+            return new, new != value
+        if isinstance(value, (list, tuple)):
+            items = [self(v) for v in value]
+            if any(changed for _, changed in items):
+                return type(value)(v for v, _ in items), True
+            return value, False
+        if isinstance(value, dict):
+            pairs = {k: self(v) for k, v in value.items()}
+            if any(changed for _, changed in pairs.values()):
+                return {k: v for k, (v, _) in pairs.items()}, True
+            return value, False
+        if isinstance(value, BaseModel):
+            fields = {name: self(getattr(value, name)) for name in type(value).model_fields}
+            update = {name: v for name, (v, changed) in fields.items() if changed}
+            if update:
+                return value.model_copy(update=update), True
         return value, False
-    if isinstance(value, (list, tuple)):
-        items = [_scrub(v, ids, text) for v in value]
-        if any(changed for _, changed in items):
-            return type(value)(v for v, _ in items), True
-        return value, False
-    if isinstance(value, dict):
-        pairs = {k: _scrub(v, ids, text) for k, v in value.items()}
-        if any(changed for _, changed in pairs.values()):
-            return {k: v for k, (v, _) in pairs.items()}, True
-    return value, False
 
 
 def redact_program(
@@ -115,11 +168,14 @@ def redact_program(
         rows += yield sql, (thread_id, *digests), "all"
     seen: set[int] = set()
     updates = []
+    originals: list[str] = []
     for seq, _digest, t, skeleton, in_text in rows:
         if seq in seen:
             continue
         seen.add(seq)
         msg = store.loads_skeleton(t, skeleton)
+        if not in_text:
+            originals.append(message_text(msg))
         bare = msg.model_copy(update={"content": "" if in_text else text})
         new_t, blob = q.pack_skeleton(*store.serde.dumps_typed(bare))
         updates.append((new_t, blob, in_text, thread_id, seq))
@@ -128,6 +184,7 @@ def redact_program(
         sql = _TEXT_ROWS_SQL.format(marks=q.marks(len(digests)))
         texts = yield sql, (thread_id, *digests), "all"
         old = [(tid, q.unpack_text(t)) for tid, t in texts if t is not None]
+        originals += [t for _, t in old if t]
         if old:
             yield q.DELETE_FTS_SQL, old, "many"
         new_text = text if store.index_text else None
@@ -136,12 +193,13 @@ def redact_program(
             yield q.INSERT_FTS_SQL, [(tid, new_text) for tid, _ in texts], "many"
         yield _OPTIMIZE_FTS_SQL, (), "none"
     rewritten = 0
+    scrub = _Scrubber.build(ids, text, originals)
     for table, key in _VALUE_TABLES.items():
         sql = _VALUE_ROWS_SQL.format(table=table, key=", ".join(key))
         update = _UPDATE_VALUE_SQL.format(table=table, where=" AND ".join(f"{k} = ?" for k in key))
         values = yield sql, (thread_id,), "all"
         for t, blob, *pk in values:
-            value, changed = _scrub(store.serde.loads_typed((t, blob)), set(ids), text)
+            value, changed = scrub(store.serde.loads_typed((t, blob)))
             if changed:
                 yield update, (*store.serde.dumps_typed(value), thread_id, *pk), "none"
                 rewritten += 1

@@ -96,3 +96,17 @@ async def test_async_redaction(asaver: AsyncCompactSqliteSaver, db_path: Path) -
     assert SECRET.encode() not in file_bytes(db_path)
     state = await graph.aget_state(CONFIG)
     assert state.values["messages"][0].content == "[redacted: PII]"
+
+
+def test_redaction_scrubs_quoted_words_from_derived_values(
+    saver: CompactSqliteSaver, db_path: Path
+) -> None:
+    graph = _thread_with_secret(saver)
+    summary = {"generation": 1, "text": f"Key facts: the api key is {SECRET}; mod1 was read."}
+    graph.update_state(CONFIG, {"notes": summary["text"]})
+    assert SECRET.encode() in file_bytes(db_path)
+    saver.redact("r", ["leak"], "PII")
+    assert SECRET.encode() not in file_bytes(db_path)
+    notes = graph.get_state(CONFIG).values["notes"]
+    # Long words of the redacted message are gone; the rest of the note is intact.
+    assert notes == "Key facts: the api key is [redacted]; mod1 was read."
