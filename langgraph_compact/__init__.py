@@ -4,6 +4,15 @@ Two parts: a pre-model compaction node that computes what the model sees, and a
 checkpointer that keeps every raw message exactly as written, stored once.
 """
 
+from langgraph_compact.checkpoint import (
+    AsyncCompactSqliteSaver,
+    CompactSqliteSaver,
+    HistoryItem,
+    HistoryPage,
+    RedactionResult,
+    SummaryGeneration,
+    make_recall_tool,
+)
 from langgraph_compact.compaction import (
     ChatModelSummarizer,
     CompactionResult,
@@ -50,10 +59,12 @@ from langgraph_compact.tokens import Budget, TokenCounter, get_encoding
 
 __all__ = [
     "SERDE_ALLOWLIST",
+    "AsyncCompactSqliteSaver",
     "Budget",
     "ChatModelSummarizer",
     "CompactAgentState",
     "CompactError",
+    "CompactSqliteSaver",
     "CompactState",
     "CompactionNode",
     "CompactionResult",
@@ -62,9 +73,12 @@ __all__ = [
     "ExtractiveSummarizer",
     "FoldConfig",
     "FoldResult",
+    "HistoryItem",
+    "HistoryPage",
     "LoopSignal",
     "MessageError",
     "ProtocolError",
+    "RedactionResult",
     "RepairResult",
     "RunningSummary",
     "SchemaVersionError",
@@ -72,6 +86,7 @@ __all__ = [
     "StageStats",
     "Summarizer",
     "SummaryError",
+    "SummaryGeneration",
     "SummaryItem",
     "SummaryRequest",
     "TokenCounter",
@@ -85,6 +100,7 @@ __all__ = [
     "detect_loops",
     "fold",
     "get_encoding",
+    "make_recall_tool",
     "marker_ref",
     "plan_compaction",
     "protocol_violations",
