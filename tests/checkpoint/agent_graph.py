@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, messages_to_dict
@@ -60,6 +61,13 @@ def state_json(graph: Any, config: dict[str, Any]) -> str:
     return json.dumps(
         {"messages": messages_to_dict(values["messages"]), "notes": values.get("notes")},
         sort_keys=True,
+    )
+
+
+def file_bytes(db_path: Path) -> bytes:
+    """Every byte SQLite keeps for a database: the file, its WAL and shared memory."""
+    return b"".join(
+        p.read_bytes() for p in sorted(db_path.parent.glob(db_path.name + "*")) if p.is_file()
     )
 
 

@@ -25,10 +25,3 @@ def saver(db_path: Path) -> Iterator[CompactSqliteSaver]:
 async def asaver(db_path: Path) -> AsyncIterator[AsyncCompactSqliteSaver]:
     async with AsyncCompactSqliteSaver.from_conn_string(db_path) as s:
         yield s
-
-
-def file_bytes(db_path: Path) -> bytes:
-    """Every byte SQLite keeps for a database: the file, its WAL and shared memory."""
-    return b"".join(
-        p.read_bytes() for p in sorted(db_path.parent.glob(db_path.name + "*")) if p.is_file()
-    )

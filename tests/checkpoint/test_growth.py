@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agent_graph import build_graph, turn_input
-from conftest import file_bytes
+from agent_graph import build_graph, file_bytes, turn_input
 from langchain_core.messages import AIMessage
 
 from langgraph_compact.checkpoint import CompactSqliteSaver

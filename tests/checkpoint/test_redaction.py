@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agent_graph import build_graph, turn_input
-from conftest import file_bytes
+from agent_graph import build_graph, file_bytes, turn_input
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.base import empty_checkpoint
 

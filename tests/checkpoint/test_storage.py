@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 import pytest
-from agent_graph import build_graph, state_json, turn_input
-from conftest import file_bytes
+from agent_graph import build_graph, file_bytes, state_json, turn_input
 from langgraph.channels import DeltaChannel
 from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.graph import START, StateGraph
