@@ -41,6 +41,11 @@ __all__ = ["CompactSaverBase"]
 T = TypeVar("T")
 
 
+def _history_args(args: dict[str, Any]) -> dict[str, Any]:
+    """The ``history`` keyword arguments out of a ``locals()`` snapshot."""
+    return {k: v for k, v in args.items() if k not in ("self", "thread_id")}
+
+
 class CompactSaverBase(BaseCheckpointSaver[str]):
     """Shared surface of the compact savers; subclasses supply ``_run`` and ``_arun``.
 
@@ -191,22 +196,63 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
 
     # --- history, recall, redaction --------------------------------------------------
 
-    def history(self, thread_id: str, **kwargs: Any) -> HistoryPage:
-        """Page a thread's raw messages; see ``history_program`` for the filters.
+    def history(
+        self,
+        thread_id: str,
+        *,
+        start: int = 0,
+        end: int | None = None,
+        role: str | None = None,
+        tool_name: str | None = None,
+        text: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+        checkpoint_id: str | None = None,
+        checkpoint_ns: str = "",
+        channel: str = "messages",
+    ) -> HistoryPage:
+        """Page a thread's raw messages; filters narrow a page but never renumber it.
 
-        Keyword Args:
-            start, end: index range in the checkpoint's message list.
+        Args:
+            thread_id: the thread to read; nothing else is ever visible.
+            start: first index of the message list to consider.
+            end: index after the last one to consider (``None``: the end).
             role: ``human``/``ai``/``tool``/``system`` (``user``/``assistant`` accepted).
             tool_name: tool messages of that tool and AI messages that call it.
-            text: FTS5 words, each matched as a quoted phrase.
-            limit: page size (default 50). cursor: from the previous page.
-            checkpoint_id, checkpoint_ns, channel: which message list to read.
-        """
-        return self._run(history_program(self._store, str(thread_id), **kwargs))
+            text: words that must all occur (FTS5; operators and quotes are inert).
+            limit: page size.
+            cursor: ``HistoryPage.cursor`` of the previous page (same filters).
+            checkpoint_id: read that checkpoint's list instead of the latest.
+            checkpoint_ns: the namespace (``""``: the root graph).
+            channel: the state key holding the messages.
 
-    async def ahistory(self, thread_id: str, **kwargs: Any) -> HistoryPage:
+        Returns:
+            A ``HistoryPage`` with ``items``, ``has_more``, ``cursor`` and ``total``.
+
+        Raises:
+            ValueError: a cursor from another thread or other filters.
+            CompactError: a text filter when the saver does not index text.
+        """
+        return self._run(history_program(self._store, str(thread_id), **_history_args(locals())))
+
+    async def ahistory(
+        self,
+        thread_id: str,
+        *,
+        start: int = 0,
+        end: int | None = None,
+        role: str | None = None,
+        tool_name: str | None = None,
+        text: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+        checkpoint_id: str | None = None,
+        checkpoint_ns: str = "",
+        channel: str = "messages",
+    ) -> HistoryPage:
         """Async ``history``."""
-        return await self._arun(history_program(self._store, str(thread_id), **kwargs))
+        args = _history_args(locals())
+        return await self._arun(history_program(self._store, str(thread_id), **args))
 
     def get_message(self, thread_id: str, message_id: str) -> BaseMessage | None:
         """One stored message of one thread by id (what a ``ref=`` marker points to)."""
