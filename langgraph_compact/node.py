@@ -43,7 +43,10 @@ from langgraph_compact.tokens import Budget
 __all__ = ["SERDE_ALLOWLIST", "CompactAgentState", "CompactState", "CompactionNode"]
 
 SERDE_ALLOWLIST = (("langgraph_compact.compaction.summary", "RunningSummary"),)
-"""Pass to ``JsonPlusSerializer(allowed_msgpack_modules=...)`` so checkpoints that hold a
+"""Msgpack allowlist entry for ``RunningSummary``. Graphs whose state declares
+``running_summary: RunningSummary`` get it from ``compile()`` in LangGraph's strict mode;
+pass it yourself (``JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)``) to
+silence the "unregistered type" warning of the default, non-strict mode."""Pass to ``JsonPlusSerializer(allowed_msgpack_modules=...)`` so checkpoints that hold a
 ``RunningSummary`` load under LangGraph's strict msgpack mode (``CompactSqliteSaver``
 does this by default)."""
 

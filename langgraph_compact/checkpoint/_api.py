@@ -8,9 +8,9 @@ handing the coroutine to its event loop). Every method here is one line of dispa
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Collection, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
@@ -64,6 +64,21 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         if index_text is None:
             index_text = serde is None or type(serde) is JsonPlusSerializer
         self._store = CheckpointStore(self.serde, index_text=index_text)
+
+    def with_allowlist(self, extra_allowlist: Collection[tuple[str, ...]]) -> Self:
+        """Merge LangGraph's msgpack allowlist into this saver and return it.
+
+        ``compile()`` calls this in strict msgpack mode with the types of the state
+        schema (``RunningSummary`` included). The base class returns a shallow clone, but
+        the clone would keep the old serializer inside the message store and a cache of
+        its own, so a redaction through the original saver could go unseen by the graph.
+        Extending this saver in place keeps one serializer and one cache.
+        """
+        clone = super().with_allowlist(extra_allowlist)
+        if clone is not self:
+            self.serde = clone.serde
+            self._store.serde = clone.serde
+        return self
 
     def _run(self, program: Program[T], *, write: bool = False) -> T:
         raise NotImplementedError
