@@ -46,9 +46,7 @@ SERDE_ALLOWLIST = (("langgraph_compact.compaction.summary", "RunningSummary"),)
 """Msgpack allowlist entry for ``RunningSummary``. Graphs whose state declares
 ``running_summary: RunningSummary`` get it from ``compile()`` in LangGraph's strict mode;
 pass it yourself (``JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)``) to
-silence the "unregistered type" warning of the default, non-strict mode."""Pass to ``JsonPlusSerializer(allowed_msgpack_modules=...)`` so checkpoints that hold a
-``RunningSummary`` load under LangGraph's strict msgpack mode (``CompactSqliteSaver``
-does this by default)."""
+silence the "unregistered type" warning of the default, non-strict mode."""
 
 
 class CompactState(TypedDict, total=False):
