@@ -333,24 +333,28 @@ def _shrink_to_fit(
     return out, shrunk
 
 
-def _fallback(plan: CompactionPlan, error: BaseException | str) -> RunningSummary:
-    """The deterministic summary used when the configured summarizer fails."""
-    assert plan.request is not None
-    plan.stats["summarizer_error"] = str(error)[:500]
-    return ExtractiveSummarizer().summarize(plan.request)
-
-
 def _accept(plan: CompactionPlan, candidate: object) -> RunningSummary:
-    """Check a summarizer's output; fall back to extraction when it is unusable."""
+    """The summary to commit: the summarizer's, or extraction when it failed or erred.
+
+    ``candidate`` is what the summarizer returned, or the exception it raised. A failing
+    summarizer degrades to ``ExtractiveSummarizer``; it never blocks the agent.
+    """
     request = plan.request
     assert request is not None
-    if not isinstance(candidate, RunningSummary):
-        return _fallback(plan, f"summarizer returned {type(candidate).__name__}")
-    if (candidate.head_end, candidate.covered_through) != (
+    problem = None
+    if isinstance(candidate, BaseException):
+        problem = f"{type(candidate).__name__}: {candidate}"
+    elif not isinstance(candidate, RunningSummary):
+        problem = f"summarizer returned {type(candidate).__name__}"
+    elif (candidate.head_end, candidate.covered_through) != (
         request.head_end,
         request.covered_through,
     ):
-        return _fallback(plan, "summarizer returned the wrong coverage")
+        problem = "summarizer returned the wrong coverage"
+    if problem is not None or not isinstance(candidate, RunningSummary):
+        plan.stats["summarizer_error"] = (problem or "")[:500]
+        candidate = ExtractiveSummarizer().summarize(request)
+    plan.stats["summarizer"] = candidate.summarizer
     return candidate
 
 
@@ -362,10 +366,10 @@ def compact(
     new = None
     if plan.request is not None:
         try:
-            new = _accept(plan, settings.summarizer.summarize(plan.request))
-        except Exception as exc:  # a failing summarizer degrades, it never blocks the agent
-            new = _fallback(plan, exc)
-        plan.stats["summarizer"] = new.summarizer
+            candidate: object = settings.summarizer.summarize(plan.request)
+        except Exception as exc:
+            candidate = exc
+        new = _accept(plan, candidate)
     return finish_compaction(plan, new, settings)
 
 
@@ -377,8 +381,8 @@ async def acompact(
     new = None
     if plan.request is not None:
         try:
-            new = _accept(plan, await settings.summarizer.asummarize(plan.request))
+            candidate: object = await settings.summarizer.asummarize(plan.request)
         except Exception as exc:
-            new = _fallback(plan, exc)
-        plan.stats["summarizer"] = new.summarizer
+            candidate = exc
+        new = _accept(plan, candidate)
     return finish_compaction(plan, new, settings)
