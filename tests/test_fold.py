@@ -201,3 +201,15 @@ def test_policies_reach_the_stages() -> None:
     result = fold(_history(), config)
     assert result.stage("clip").items == 0  # type: ignore[union-attr]
     assert result.stage("dedupe").items == 0  # type: ignore[union-attr]
+
+
+def test_warm_fold_reuses_its_shortened_copies() -> None:
+    """The second fold of the same messages re-makes no copy (digests and counts stay cached)."""
+    call = ai_tool_call("bash", {"command": "cat big.log"}, id="a-big")
+    history = [human(id="h-big"), call, tool_result(call, "x\n" * 40_000, id="t-big")]
+    config = FoldConfig()
+    first, second = fold(history, config), fold(history, config)
+    assert first.refs == ("t-big",)
+    assert second.messages[2] is first.messages[2]
+    edited = [*history[:2], history[2].model_copy(update={"content": "y\n" * 40_000})]
+    assert fold(edited, config).messages[2] is not first.messages[2]

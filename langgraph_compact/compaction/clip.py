@@ -14,7 +14,13 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from langgraph_compact.compaction.stage import StageResult, marker_ref, paired_calls, recall_hint
+from langgraph_compact.compaction.stage import (
+    StageResult,
+    marker_ref,
+    paired_calls,
+    recall_hint,
+    replaced,
+)
 from langgraph_compact.policies import ToolMode, ToolPolicies
 
 __all__ = [
@@ -200,6 +206,6 @@ def clip_tool_outputs(
                 if any(a is not b for a, b in zip(new_calls, m.tool_calls, strict=True)):
                     update["tool_calls"] = new_calls
         if update:
-            out[i] = m.model_copy(update=update)
+            out[i] = replaced(m, update)
             changed.append(i)
     return StageResult(out, tuple(changed))

@@ -17,6 +17,7 @@ from langgraph_compact.compaction.stage import (
     describe_call,
     paired_calls,
     recall_hint,
+    replaced,
 )
 from langgraph_compact.messages import canonical_json, message_text
 from langgraph_compact.policies import ToolPolicies
@@ -70,6 +71,6 @@ def dedupe_tool_reads(messages: Sequence[BaseMessage], policies: ToolPolicies) -
         label = describe_call(call, args_json=key[1])
         text = superseded_placeholder(label, messages[later].id or "", m.id or "")
         if len(text) < len(message_text(m)) or not isinstance(m.content, str):
-            out[i] = m.model_copy(update={"content": text})
+            out[i] = replaced(m, {"content": text})
             changed.append(i)
     return StageResult(out, tuple(sorted(changed)))

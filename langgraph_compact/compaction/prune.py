@@ -17,6 +17,7 @@ from langgraph_compact.compaction.stage import (
     describe_call,
     paired_calls,
     recall_hint,
+    replaced,
 )
 from langgraph_compact.messages import message_text
 from langgraph_compact.policies import ToolMode, ToolPolicies
@@ -105,6 +106,6 @@ def prune_old_outputs(
         label = describe_call(call) if call else (m.name or "tool")
         stub = pruned_stub(label, message_text(source[i]), m.id or "")
         if len(stub) < len(message_text(m)) or not isinstance(m.content, str):
-            out[i] = m.model_copy(update={"content": stub})
+            out[i] = replaced(m, {"content": stub})
             changed.append(i)
     return StageResult(out, tuple(changed))

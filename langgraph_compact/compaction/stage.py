@@ -9,8 +9,10 @@ always find the way back to the raw message. The format lives here, once, so tha
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
@@ -25,6 +27,7 @@ __all__ = [
     "marker_refs",
     "paired_calls",
     "recall_hint",
+    "replaced",
 ]
 
 _REF_RE = re.compile(r"ref=(?P<ref>.+?) — call recall\(ref\)", re.DOTALL)
@@ -132,3 +135,27 @@ def describe_call(call: ToolCall, max_chars: int = 120, *, args_json: str | None
     if len(args) > max_chars:
         args = args[: max_chars - 1] + "…"
     return f"{call['name']} {args}"
+
+
+_COPIES: dict[int, tuple[weakref.ref[BaseMessage], dict[str, Any], BaseMessage]] = {}
+
+
+def replaced(message: BaseMessage, update: dict[str, Any]) -> BaseMessage:
+    """``message.model_copy(update=update)``, the same copy again for the same inputs.
+
+    Stages run on every model call over mostly the same message objects; handing back
+    the copy made last time (when the message object and the update are equal) keeps
+    its digest and token count cached, so a warm fold re-makes nothing. The cache entry
+    dies with the original message.
+    """
+    key = id(message)
+    hit = _COPIES.get(key)  # plain dict operations: atomic, and safe in weakref callbacks
+    if hit is not None and hit[0]() is message and hit[1] == update:
+        return hit[2]
+    copy = message.model_copy(update=update)
+
+    def forget(_: weakref.ref[BaseMessage]) -> None:
+        _COPIES.pop(key, None)
+
+    _COPIES[key] = (weakref.ref(message, forget), update, copy)
+    return copy
