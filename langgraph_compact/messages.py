@@ -134,7 +134,7 @@ def cached_digest(message: BaseMessage) -> str:
 
 _SPANS: OrderedDict[tuple[int, int, int], tuple[tuple[BaseMessage, ...], str]] = OrderedDict()
 _SPANS_LOCK = threading.Lock()
-SPAN_CACHE_SIZE = 64
+SPAN_CACHE_SIZE = 8
 
 
 def span_digest(messages: Sequence[BaseMessage]) -> str:

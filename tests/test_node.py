@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -202,3 +204,50 @@ async def test_node_async_invoke() -> None:
     out = await graph.ainvoke({"messages": _history(40)}, {"configurable": {"thread_id": "a"}})
     assert COUNTER.count_messages(out["llm_input_messages"]) <= BUDGET.usable
     assert out["running_summary"].covered_through > 2
+
+
+def test_loop_note_stays_while_the_loop_goes_on_even_after_its_start_is_summarized() -> None:
+    raw: list[BaseMessage] = [system(id="s0"), human("Read p1 until it changes.", id="h1")]
+    for i in range(6):
+        call = ai_tool_call("read", {"p": 1}, id=f"a{i}")
+        raw += [call, tool_result(call, "same content\n" * 150, id=f"t{i}")]
+    small = Budget(context_window=700, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    settings = CompactionSettings(small, counter=COUNTER, keep_recent_tokens=150)
+    first = compact(raw, None, settings)
+    assert first.summary is not None and first.summary.covered_through > 4
+    assert first.messages[-1].additional_kwargs.get("langgraph_compact_note") == "loop"
+    again = compact(raw, first.summary, settings)
+    assert again.messages == first.messages  # same state, same projection: note included
+    assert again.stats["loop"]["count"] == 6
+
+
+class SlowSummarizer:
+    """A model summarizer that takes too long."""
+
+    name = "slow"
+
+    def summarize(self, request: SummaryRequest) -> RunningSummary:
+        time.sleep(2)
+        return ExtractiveSummarizer(name=self.name).summarize(request)
+
+    async def asummarize(self, request: SummaryRequest) -> RunningSummary:
+        await asyncio.sleep(2)
+        return ExtractiveSummarizer(name=self.name).summarize(request)
+
+
+def test_slow_summarizer_times_out_to_extraction() -> None:
+    settings = _settings(SlowSummarizer(), summarizer_timeout=0.2)
+    start = time.perf_counter()
+    result = compact(_history(40), None, settings)
+    assert time.perf_counter() - start < 1.5
+    assert result.summary is not None and result.summary.summarizer == "extractive"
+    assert "timed out" in result.stats["summarizer_error"]
+
+
+async def test_slow_async_summarizer_times_out_to_extraction() -> None:
+    settings = _settings(SlowSummarizer(), summarizer_timeout=0.2)
+    start = time.perf_counter()
+    result = await acompact(_history(40), None, settings)
+    assert time.perf_counter() - start < 1.5
+    assert result.summary is not None and result.summary.summarizer == "extractive"
+    assert "timed out" in result.stats["summarizer_error"]

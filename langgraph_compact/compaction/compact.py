@@ -9,7 +9,10 @@ modified; the projection is a new list.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +20,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from langgraph_compact.compaction.clip import clip_text
 from langgraph_compact.compaction.cut import find_cut_point, find_head_end, is_cut_point
-from langgraph_compact.compaction.loops import LoopSignal
+from langgraph_compact.compaction.loops import LoopSignal, detect_loops
 from langgraph_compact.compaction.pipeline import FoldConfig, fold
 from langgraph_compact.compaction.summarize import (
     ExtractiveSummarizer,
@@ -65,6 +68,9 @@ class CompactionSettings:
             the usable budget.
         protect_first_human: keep the first human message in the head.
         loop_note: append a short note to the projection when a doom loop is detected.
+        summarizer_timeout: seconds to wait for a model summarizer before falling back to
+            ``ExtractiveSummarizer`` (None: wait indefinitely). A slow summarizer must not
+            block the agent; the deterministic one is never timed.
     """
 
     budget: Budget
@@ -76,6 +82,7 @@ class CompactionSettings:
     head_max_tokens: int | None = None
     protect_first_human: bool = True
     loop_note: bool = True
+    summarizer_timeout: float | None = 120.0
 
     @property
     def summary_cap(self) -> int:
@@ -204,7 +211,12 @@ def plan_compaction(
         raise AssertionError("fold must keep messages one-to-one")
     body = folded.messages
     stats["fold"] = {"tokens_before": folded.tokens_before, "tokens_after": folded.tokens_after}
-    note = _loop_note(folded.loop, len(raw)) if settings.loop_note and folded.loop else None
+    # Loops are judged on the raw history, not the folded slice: the slice starts at the
+    # summary's cursor, which can cut a loop that is still going on.
+    loop = detect_loops(raw)
+    if loop is not None:
+        stats["loop"] = {"signature": loop.signature[:300], "count": loop.count}
+    note = _loop_note(loop, len(raw)) if settings.loop_note and loop else None
 
     summary_tokens = counter.count(summary.to_message()) if summary else 0
     note_tokens = counter.count(note) if note else 0
@@ -342,7 +354,9 @@ def _accept(plan: CompactionPlan, candidate: object) -> RunningSummary:
     request = plan.request
     assert request is not None
     problem = None
-    if isinstance(candidate, BaseException):
+    if isinstance(candidate, TimeoutError):
+        problem = "summarizer timed out (CompactionSettings.summarizer_timeout)"
+    elif isinstance(candidate, BaseException):
         problem = f"{type(candidate).__name__}: {candidate}"
     elif not isinstance(candidate, RunningSummary):
         problem = f"summarizer returned {type(candidate).__name__}"
@@ -358,6 +372,16 @@ def _accept(plan: CompactionPlan, candidate: object) -> RunningSummary:
     return candidate
 
 
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="langgraph-compact-summarizer")
+
+
+def _timeout(settings: CompactionSettings) -> float | None:
+    """The summarizer's time limit; extraction is local and fast, so it is not timed."""
+    if isinstance(settings.summarizer, ExtractiveSummarizer):
+        return None
+    return settings.summarizer_timeout
+
+
 def compact(
     raw: Sequence[BaseMessage], summary: RunningSummary | None, settings: CompactionSettings
 ) -> CompactionResult:
@@ -365,8 +389,15 @@ def compact(
     plan = plan_compaction(raw, summary, settings)
     new = None
     if plan.request is not None:
+        summarizer, request = settings.summarizer, plan.request
+        timeout = _timeout(settings)
         try:
-            candidate: object = settings.summarizer.summarize(plan.request)
+            if timeout is None:
+                candidate: object = summarizer.summarize(request)
+            else:  # in a worker thread, with this context (callbacks, config) copied
+                context = contextvars.copy_context()
+                future = _POOL.submit(context.run, summarizer.summarize, request)
+                candidate = future.result(timeout=timeout)
         except Exception as exc:
             candidate = exc
         new = _accept(plan, candidate)
@@ -381,7 +412,8 @@ async def acompact(
     new = None
     if plan.request is not None:
         try:
-            candidate: object = await settings.summarizer.asummarize(plan.request)
+            call = settings.summarizer.asummarize(plan.request)
+            candidate: object = await asyncio.wait_for(call, _timeout(settings))
         except Exception as exc:
             candidate = exc
         new = _accept(plan, candidate)

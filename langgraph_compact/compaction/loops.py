@@ -101,17 +101,45 @@ def detect_loops(
 
     A run that the agent already broke out of is history, not a signal; use
     :func:`find_loops` for those.
+
+    Algorithm:
+        Walk back from the end over the tool calls (a human message stops the walk)
+        while they equal the latest call. The cost is the length of the current run,
+        not of the history, so the node can ask on every call.
+
+    >>> from langchain_core.messages import AIMessage
+    >>> msgs = [AIMessage("", id=f"a{i}", tool_calls=[
+    ...     {"name": "bash", "args": {"command": "pytest"}, "id": f"c{i}"}]) for i in range(3)]
+    >>> detect_loops(msgs).call_ids
+    ('c0', 'c1', 'c2')
     """
-    last_call_id: str | None = None
+    key: tuple[str, str] | None = None
+    call_ids: list[str] = []
+    message_ids: list[str] = []
     for m in reversed(messages):
         if isinstance(m, HumanMessage):
-            return None
-        if isinstance(m, AIMessage) and m.tool_calls:
-            last_call_id = m.tool_calls[-1].get("id") or ""
             break
-    if last_call_id is None:
+        if not isinstance(m, AIMessage):
+            continue
+        for call in reversed(m.tool_calls):
+            this = (call["name"], canonical_json(call["args"]))
+            if key is not None and this != key:
+                return _signal(key, call_ids, message_ids, threshold)
+            key = this
+            call_ids.append(call.get("id") or "")
+            message_ids.append(m.id or "")
+    return _signal(key, call_ids, message_ids, threshold)
+
+
+def _signal(
+    key: tuple[str, str] | None, call_ids: list[str], message_ids: list[str], threshold: int
+) -> LoopSignal | None:
+    if key is None or len(call_ids) < threshold:
         return None
-    runs = find_loops(messages, threshold)
-    if runs and runs[-1].call_ids[-1] == last_call_id:
-        return runs[-1]
-    return None
+    return LoopSignal(
+        key[0],
+        key[1],
+        len(call_ids),
+        tuple(reversed(call_ids)),
+        tuple(dict.fromkeys(reversed(message_ids))),
+    )
