@@ -165,13 +165,14 @@ def span_digest(messages: Sequence[BaseMessage]) -> str:
     return digest
 
 
-def require_ids(messages: Sequence[BaseMessage]) -> None:
+def require_ids(messages: Sequence[BaseMessage], start: int = 0) -> None:
     """Raise ``MessageError`` naming the first message that has no id.
 
     Messages that went through LangGraph's ``add_messages`` reducer always have ids;
     a list built by hand may not, and refs to it could not be resolved later.
+    ``start`` is the index of ``messages[0]`` in the caller's list, for the error text.
     """
-    for i, m in enumerate(messages):
+    for i, m in enumerate(messages, start):
         if not m.id:
             raise MessageError(
                 f"message {i} ({m.type}) has no id. Messages need ids so that clip markers "

@@ -251,3 +251,13 @@ async def test_slow_async_summarizer_times_out_to_extraction() -> None:
     assert time.perf_counter() - start < 1.5
     assert result.summary is not None and result.summary.summarizer == "extractive"
     assert "timed out" in result.stats["summarizer_error"]
+
+
+def test_id_lost_inside_the_covered_span_is_still_an_error() -> None:
+    raw = _history(40)
+    first = compact(raw, None, _settings())
+    assert first.summary is not None
+    broken = list(raw)
+    broken[5] = broken[5].model_copy(update={"id": None})
+    with pytest.raises(MessageError, match="message 5 "):
+        compact(broken, first.summary, _settings())

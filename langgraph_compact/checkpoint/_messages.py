@@ -8,7 +8,8 @@ message objects already seen. Its methods are programs (see ``_core.Program``).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -25,13 +26,20 @@ _CHUNK = 400
 
 
 class _Lru(OrderedDict[Hashable, Any]):
-    """A small bounded LRU map; the caches must not grow with the number of threads."""
+    """A small bounded LRU map; the caches must not grow with the number of threads.
 
-    def __init__(self, limit: int = _CACHE_LIMIT) -> None:
+    Keys are tuples starting with the thread id; ``touched`` (shared by a store's
+    caches) collects the threads written to during the current transaction.
+    """
+
+    def __init__(self, touched: set[str], limit: int = _CACHE_LIMIT) -> None:
         super().__init__()
         self.limit = limit
+        self.touched = touched
 
     def put(self, key: Hashable, value: Any) -> None:
+        if isinstance(key, tuple):
+            self.touched.add(key[0])
         self[key] = value
         self.move_to_end(key)
         if len(self) > self.limit:
@@ -84,23 +92,50 @@ class MessageStore:
     def __init__(self, serde: SerializerProtocol, *, index_text: bool = True) -> None:
         self.serde = serde
         self.index_text = index_text
-        self.messages = _Lru()  # (thread, seq) -> decoded message
-        self.refs = _Lru()  # (thread, ns, channel, version) -> (seqs, depth)
-        self.latest_refs: dict[tuple[str, str, str], str] = {}  # -> version
-        self.seq_by_key = _Lru()  # (thread, message id, digest) -> seq
-        self.seq_by_obj = _Lru()  # (thread, id(obj)) -> (obj, content, id, seq)
+        self.touched: set[str] = set()
+        t = self.touched
+        self.messages = _Lru(t)  # (thread, seq) -> decoded message
+        self.refs = _Lru(t)  # (thread, ns, channel, version) -> (seqs, depth)
+        self.latest_refs = _Lru(t)  # (thread, ns, channel) -> version
+        self.seq_by_key = _Lru(t)  # (thread, message id, digest) -> seq
+        self.seq_by_obj = _Lru(t)  # (thread, id(obj)) -> (obj, content, id, seq)
         # Message lists by channel version, and the last list seen per channel: a put
         # whose list starts with the same objects only looks at the new tail.
-        self.lists = _Lru(limit=256)  # (thread, ns, channel, version) -> list of messages
-        self.last_list = _Lru(limit=4096)  # (thread, ns, channel) -> (ids, seqs, objects)
+        self.lists = _Lru(t, limit=256)  # (thread, ns, channel, version) -> messages
+        self.last_list = _Lru(t, limit=4096)  # (thread, ns, channel) -> (ids, seqs, objects)
+        self._caches = (
+            self.messages,
+            self.refs,
+            self.latest_refs,
+            self.seq_by_key,
+            self.seq_by_obj,
+            self.lists,
+            self.last_list,
+        )
 
     def forget_thread(self, thread_id: str) -> None:
         """Drop every cached value of a thread (after deletes, prunes and redactions)."""
-        caches = (self.messages, self.refs, self.seq_by_key, self.seq_by_obj, self.lists)
-        for cache in (*caches, self.last_list):
+        for cache in self._caches:
             cache.drop_thread(thread_id)
-        for key in [k for k in self.latest_refs if k[0] == thread_id]:
-            del self.latest_refs[key]
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Wrap one program run: if it fails (the runner rolled back), forget its caches.
+
+        Programs fill the caches as they go, before ``COMMIT``; a cached seq or ref list
+        from a rolled-back transaction would point at rows that were never stored. The
+        savers run one program at a time per store (under their lock), so every thread
+        written to since ``transaction`` was entered belongs to this program.
+        """
+        self.touched.clear()
+        try:
+            yield
+        except BaseException:
+            for thread_id in list(self.touched):
+                self.forget_thread(thread_id)
+            raise
+        finally:
+            self.touched.clear()
 
     # --- messages --------------------------------------------------------------------
 

@@ -94,7 +94,7 @@ class CheckpointStore(MessageStore):
         )
         for key, seqs, depth in cached:
             self.refs.put(key, (seqs, depth))
-            self.latest_refs[key[:3]] = key[3]
+            self.latest_refs.put(key[:3], key[3])
         return _config(thread_id, ns, checkpoint["id"])
 
     def put_writes(
@@ -238,7 +238,7 @@ class CheckpointStore(MessageStore):
         if objects is None:
             objects = yield from self.load_messages(thread_id, seqs)
             self.lists.put(key, objects)
-        self.latest_refs[key[:3]] = key[3]
+        self.latest_refs.put(key[:3], key[3])
         self.remember_list(key[:3], seqs, objects)
         return list(objects)
 

@@ -107,7 +107,8 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
     async def _arun(self, program: Program[T], *, write: bool = False) -> T:
         async with self.lock:
             await self._setup_locked()
-            return await adrive(self.conn, program, write=write)
+            with self._store.transaction():
+                return await adrive(self.conn, program, write=write)
 
     def _run(self, program: Program[T], *, write: bool = False) -> T:
         try:

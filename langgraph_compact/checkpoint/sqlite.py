@@ -127,7 +127,8 @@ class CompactSqliteSaver(CompactSaverBase):
     def _run(self, program: Program[T], *, write: bool = False) -> T:
         with self.lock:
             self._setup_locked()
-            return drive(self.conn, program, write=write)
+            with self._store.transaction():
+                return drive(self.conn, program, write=write)
 
     async def _arun(self, program: Program[T], *, write: bool = False) -> T:
         loop = asyncio.get_running_loop()

@@ -181,9 +181,9 @@ def plan_compaction(
         MessageError: a raw message has no id.
         ContextBudgetError: the system prompt alone exceeds the budget.
     """
-    require_ids(raw)
     counter, budget = settings.counter, settings.budget
     head_end = find_head_end(raw, protect_first_human=settings.protect_first_human)
+    require_ids(raw[:head_end])
     head, head_clipped = _clip_head(raw, head_end, settings)
     stats: dict[str, Any] = {"raw_messages": len(raw), "head_clipped": head_clipped}
 
@@ -194,6 +194,9 @@ def plan_compaction(
             stale, summary = summary, None
             stats["rebuilt_reason"] = reason
     start = summary.covered_through if summary else head_end
+    # Covered messages were checked when the summary was made; an id lost since then
+    # changes the span digest, and the rebuild starts at head_end.
+    require_ids(raw[start:], start)
     keep = settings.keep_recent_tokens
     if keep is None:
         keep = max(0, budget.target_tokens - counter.count_messages(head) - settings.summary_cap)
