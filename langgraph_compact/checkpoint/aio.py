@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import AsyncIterator, Coroutine
+from contextlib import asynccontextmanager, suppress
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -34,25 +35,51 @@ T = TypeVar("T")
 
 
 async def adrive(conn: aiosqlite.Connection, program: Program[T], *, write: bool) -> T:
-    """Run a program on an ``aiosqlite`` connection inside one transaction (see ``drive``)."""
-    await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    """Run a program on an ``aiosqlite`` connection inside one transaction (see ``drive``).
+
+    Not cancellation-safe by itself: a cancel between ``BEGIN`` and ``COMMIT`` would
+    leave the shared connection inside the transaction. ``_finish`` runs it shielded.
+    """
     try:
-        stmt = program.send(None)  # type: ignore[arg-type]
-        while True:
-            sql, params, fetch = stmt
-            if fetch == "many":
-                await conn.executemany(sql, params)
-                rows: list[Any] = []
-            else:
-                async with conn.execute(sql, params) as cur:
-                    rows = list(await cur.fetchall()) if fetch == "all" else []
-            stmt = program.send(rows)
-    except StopIteration as stop:
+        await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        rows: Any = None
+        try:
+            while True:
+                sql, params, fetch = program.send(rows)
+                if fetch == "many":
+                    await conn.executemany(sql, params)
+                    rows = []
+                else:
+                    async with conn.execute(sql, params) as cur:
+                        rows = list(await cur.fetchall()) if fetch == "all" else []
+        except StopIteration as stop:
+            result: T = stop.value
         await conn.execute("COMMIT")
-        return stop.value  # type: ignore[no-any-return]
+        return result
     except BaseException:
         if conn.in_transaction:
-            await conn.execute("ROLLBACK")
+            with suppress(sqlite3.OperationalError):  # "no transaction is active"
+                await conn.execute("ROLLBACK")
+        raise
+    finally:
+        program.close()
+
+
+async def _finish(work: Coroutine[Any, Any, T]) -> T:
+    """Await ``work`` to its end even if the caller is cancelled, then re-raise the cancel.
+
+    The transaction then always ends in ``COMMIT`` or ``ROLLBACK`` before the saver's lock
+    is released, so the next operation never finds the connection inside a transaction.
+    """
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        while not task.done():
+            with suppress(asyncio.CancelledError):
+                await asyncio.wait({task})
+        if not task.cancelled():
+            task.exception()  # retrieved: the cancel is what the caller sees
         raise
 
 
@@ -106,9 +133,12 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
 
     async def _arun(self, program: Program[T], *, write: bool = False) -> T:
         async with self.lock:
-            await self._setup_locked()
-            with self._store.transaction():
-                return await adrive(self.conn, program, write=write)
+            return await _finish(self._run_locked(program, write=write))
+
+    async def _run_locked(self, program: Program[T], *, write: bool) -> T:
+        await self._setup_locked()
+        with self._store.transaction():
+            return await adrive(self.conn, program, write=write)
 
     def _run(self, program: Program[T], *, write: bool = False) -> T:
         try:

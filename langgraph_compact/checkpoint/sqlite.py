@@ -20,7 +20,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from typing import Any, TypeVar
 
@@ -40,28 +40,32 @@ def drive(conn: sqlite3.Connection, program: Program[T], *, write: bool) -> T:
 
     Writes take ``BEGIN IMMEDIATE`` so two processes never deadlock upgrading a read
     lock; reads take a deferred ``BEGIN`` so every statement sees one WAL snapshot.
+    Any failure, the ``COMMIT`` itself included, ends in ``ROLLBACK``.
     """
     cur = conn.cursor()
-    cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     try:
-        stmt = program.send(None)  # type: ignore[arg-type]
-        while True:
-            sql, params, fetch = stmt
-            if fetch == "many":
-                cur.executemany(sql, params)
-                rows: list[Any] = []
-            else:
-                cur.execute(sql, params)
-                rows = cur.fetchall() if fetch == "all" else []
-            stmt = program.send(rows)
-    except StopIteration as stop:
+        cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        rows: Any = None
+        try:
+            while True:
+                sql, params, fetch = program.send(rows)
+                if fetch == "many":
+                    cur.executemany(sql, params)
+                    rows = []
+                else:
+                    cur.execute(sql, params)
+                    rows = cur.fetchall() if fetch == "all" else []
+        except StopIteration as stop:
+            result: T = stop.value
         cur.execute("COMMIT")
-        return stop.value  # type: ignore[no-any-return]
+        return result
     except BaseException:
         if conn.in_transaction:
-            cur.execute("ROLLBACK")
+            with suppress(sqlite3.OperationalError):  # "no transaction is active"
+                cur.execute("ROLLBACK")
         raise
     finally:
+        program.close()
         cur.close()
 
 
