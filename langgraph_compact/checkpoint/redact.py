@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from langgraph_compact.checkpoint import _core as q
 from langgraph_compact.checkpoint._store import CheckpointStore
-from langgraph_compact.messages import message_text
+from langgraph_compact.messages import message_digest, message_text
 
 __all__ = [
     "MAINTENANCE_SQL",
@@ -38,13 +38,18 @@ __all__ = [
 
 _PUNCT = string.punctuation + "“”‘’«»"
 
-_MESSAGE_ROWS_SQL = """SELECT seq, digest, type, skeleton, content_in_text FROM lgc_messages
-    WHERE thread_id = ? AND {column} IN ({marks})"""
-_UPDATE_MESSAGE_SQL = """UPDATE lgc_messages SET type = ?, skeleton = ?, content_in_text = ?
+_MESSAGE_ROWS_SQL = """SELECT seq, message_id, digest, type, skeleton FROM lgc_messages
+    WHERE thread_id = ? AND message_id IN ({marks})"""
+_ANONYMOUS_ROWS_SQL = """SELECT seq, message_id, digest, type, skeleton FROM lgc_messages
+    WHERE thread_id = ? AND message_id = '' AND digest IN ({marks})"""
+_UPDATE_MESSAGE_SQL = """UPDATE lgc_messages
+    SET digest = ?, type = ?, skeleton = ?, content_in_text = ?
     WHERE thread_id = ? AND seq = ?"""
+_USED_DIGESTS_SQL = """SELECT DISTINCT digest FROM lgc_messages
+    WHERE thread_id = ? AND digest IN ({marks})"""
 _TEXT_ROWS_SQL = """SELECT text_id, text FROM lgc_message_texts
     WHERE thread_id = ? AND digest IN ({marks})"""
-_UPDATE_TEXT_SQL = "UPDATE lgc_message_texts SET text = ? WHERE text_id = ?"
+_DELETE_TEXT_SQL = "DELETE FROM lgc_message_texts WHERE text_id = ?"
 _VALUE_TABLES = {
     "lgc_blobs": ("checkpoint_ns", "channel", "version"),
     "lgc_writes": ("checkpoint_ns", "checkpoint_id", "task_id", "idx"),
@@ -100,6 +105,8 @@ class _Scrubber:
     ids: frozenset[str]
     tombstone: str
     words: re.Pattern[str] | None
+    hits: set[str] = field(default_factory=set)
+    """The ids whose copies were tombstoned inside values."""
 
     @classmethod
     def build(cls, ids: Sequence[str], tombstone: str, texts: Sequence[str]) -> _Scrubber:
@@ -112,6 +119,7 @@ class _Scrubber:
         """``value`` rewritten, and whether anything changed."""
         if isinstance(value, BaseMessage):
             if value.id in self.ids:
+                self.hits.add(value.id)
                 return value.model_copy(update={"content": self.tombstone}), True
             return value, False
         if isinstance(value, str):
@@ -147,50 +155,57 @@ def redact_program(
 ) -> q.Program[RedactionResult]:
     """Tombstone ``message_ids`` of one thread in every table, and log who, why and when.
 
-    Algorithm: find the message rows by id, then every row sharing their content digest
-    (the same bytes stored under another id, e.g. a pending write's copy); rewrite their
-    skeletons and text rows (the FTS5 triggers re-index); scrub serialized blobs and
-    writes of other channels; log one row per redacted id.
+    Only the requested ids change, never another message that happens to have the same
+    content. Algorithm: take every stored version (row) of the ids, plus the id-less
+    copies of those exact contents (a node's pending writes, stored before
+    ``add_messages`` gave them an id); point each row at the tombstone's digest and text
+    row; drop an original text row (and its FTS5 entry) only when no other message
+    still uses it; tombstone copies of the ids inside serialized blobs and writes of
+    other channels; log one row per id that changed.
     """
     text = tombstone(reason)
     ids = list(dict.fromkeys(message_ids))
     if not ids:
         return RedactionResult(thread_id, [], 0, 0, text)
-    by_id = yield (
-        _MESSAGE_ROWS_SQL.format(column="message_id", marks=q.marks(len(ids))),
-        (thread_id, *ids),
-        "all",
-    )
-    digests = sorted({r[1] for r in by_id})
-    rows = list(by_id)
-    if digests:
-        sql = _MESSAGE_ROWS_SQL.format(column="digest", marks=q.marks(len(digests)))
-        rows += yield sql, (thread_id, *digests), "all"
-    seen: set[int] = set()
-    updates = []
+    sql = _MESSAGE_ROWS_SQL.format(marks=q.marks(len(ids)))
+    rows = list((yield sql, (thread_id, *ids), "all"))
+    old_digests = sorted({r[2] for r in rows})
+    if old_digests:
+        sql = _ANONYMOUS_ROWS_SQL.format(marks=q.marks(len(old_digests)))
+        rows += yield sql, (thread_id, *old_digests), "all"
+    changed: set[str] = {str(r[1]) for r in rows if r[1]}
     originals: list[str] = []
-    for seq, _digest, t, skeleton, in_text in rows:
-        if seq in seen:
-            continue
-        seen.add(seq)
+    updates, texts = [], {}
+    for seq, _mid, _digest, t, skeleton in rows:
         msg = store.loads_skeleton(t, skeleton)
-        if not in_text:
+        if msg.content:  # content kept in the skeleton (non-string or unindexed text)
             originals.append(message_text(msg))
-        bare = msg.model_copy(update={"content": "" if in_text else text})
-        new_t, blob = q.pack_skeleton(*store.serde.dumps_typed(bare))
-        updates.append((new_t, blob, in_text, thread_id, seq))
+        dead = msg.model_copy(update={"content": text})
+        digest = bytes.fromhex(message_digest(dead))
+        new_t, blob, in_text, new_text = store._skeleton(dead, dead.id)
+        updates.append((digest, new_t, blob, in_text, thread_id, seq))
+        texts[digest] = new_text
     if updates:
         yield _UPDATE_MESSAGE_SQL, updates, "many"
-        sql = _TEXT_ROWS_SQL.format(marks=q.marks(len(digests)))
-        texts = yield sql, (thread_id, *digests), "all"
-        old = [(tid, q.unpack_text(t)) for tid, t in texts if t is not None]
-        originals += [t for _, t in old if t]
-        if old:
-            yield q.DELETE_FTS_SQL, old, "many"
-        new_text = text if store.index_text else None
-        yield _UPDATE_TEXT_SQL, [(new_text, tid) for tid, _ in texts], "many"
-        if new_text is not None and texts:
-            yield q.INSERT_FTS_SQL, [(tid, new_text) for tid, _ in texts], "many"
+        for digest, new_text in texts.items():
+            row = (thread_id, digest, q.pack_text(new_text))
+            inserted = yield q.INSERT_TEXT_SQL, row, "all"
+            if inserted and new_text is not None:
+                yield q.INSERT_FTS_SQL, (inserted[0][0], new_text), "none"
+        used_sql = _USED_DIGESTS_SQL.format(marks=q.marks(len(old_digests)))
+        used = {r[0] for r in (yield used_sql, (thread_id, *old_digests), "all")}
+        unused = [d for d in old_digests if d not in used]
+        if unused:
+            sql = _TEXT_ROWS_SQL.format(marks=q.marks(len(unused)))
+            old = [(tid, q.unpack_text(t)) for tid, t in (yield sql, (thread_id, *unused), "all")]
+            originals += [t for _, t in old if t]
+            if indexed := [(tid, t) for tid, t in old if t is not None]:
+                yield q.DELETE_FTS_SQL, indexed, "many"
+            yield _DELETE_TEXT_SQL, [(tid,) for tid, _ in old], "many"
+        if used:  # shared with other messages: kept, but its words are still scrubbed
+            sql = _TEXT_ROWS_SQL.format(marks=q.marks(len(used)))
+            kept = yield sql, (thread_id, *sorted(used)), "all"
+            originals += [t for _, raw in kept if (t := q.unpack_text(raw))]
         yield _OPTIMIZE_FTS_SQL, (), "none"
     rewritten = 0
     scrub = _Scrubber.build(ids, text, originals)
@@ -199,18 +214,13 @@ def redact_program(
         update = _UPDATE_VALUE_SQL.format(table=table, where=" AND ".join(f"{k} = ?" for k in key))
         values = yield sql, (thread_id,), "all"
         for t, blob, *pk in values:
-            value, changed = scrub(store.serde.loads_typed((t, blob)))
-            if changed:
+            value, hit = scrub(store.serde.loads_typed((t, blob)))
+            if hit:
                 yield update, (*store.serde.dumps_typed(value), thread_id, *pk), "none"
                 rewritten += 1
-    found = list(dict.fromkeys(r[0] for r in (yield from _found_ids(thread_id, ids))))
+    changed |= scrub.hits
+    found = [mid for mid in ids if mid in changed]
     if found:
         yield _LOG_SQL, [(thread_id, mid, reason, actor, now) for mid in found], "many"
     store.forget_thread(thread_id)
     return RedactionResult(thread_id, found, len(updates), rewritten, text)
-
-
-def _found_ids(thread_id: str, ids: list[str]) -> q.Program[list[tuple[Any, ...]]]:
-    sql = _MESSAGE_ROWS_SQL.replace("seq, digest, type, skeleton, content_in_text", "message_id")
-    sql = sql.format(column="message_id", marks=q.marks(len(ids)))
-    return (yield sql, (thread_id, *ids), "all")

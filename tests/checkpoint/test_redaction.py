@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from agent_graph import build_graph, file_bytes, turn_input
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.base import empty_checkpoint
+from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
 from langgraph_compact.messages import message_digest
@@ -109,3 +110,42 @@ def test_redaction_scrubs_quoted_words_from_derived_values(
     notes = graph.get_state(CONFIG).values["notes"]
     # Long words of the redacted message are gone; the rest of the note is intact.
     assert notes == "Key facts: the api key is [redacted]; mod1 was read."
+
+
+def _two_identical_replies(saver: CompactSqliteSaver) -> Any:
+    def bot(state: MessagesState) -> dict[str, Any]:
+        return {"messages": [AIMessage("ok sure", id=f"ai{len(state['messages'])}")]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("bot", bot)
+    builder.add_edge(START, "bot")
+    graph = builder.compile(checkpointer=saver)
+    graph.invoke({"messages": [HumanMessage("hello", id="u1")]}, CONFIG)
+    graph.invoke({"messages": [HumanMessage("again", id="u2")]}, CONFIG)
+    return graph
+
+
+def test_redaction_changes_only_the_requested_ids(saver: CompactSqliteSaver, db_path: Path) -> None:
+    graph = _two_identical_replies(saver)
+    # An older stored version of ai1 (edited, then edited back) is redacted too.
+    graph.update_state(CONFIG, {"messages": [AIMessage("ok sure v2", id="ai1")]})
+    graph.update_state(CONFIG, {"messages": [AIMessage("ok sure", id="ai1")]})
+    result = saver.redact("r", ["ai1"], "wrong")
+    assert result.message_ids == ["ai1"]
+    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
+        for s in (saver, fresh):
+            tup = s.get_tuple(CONFIG)
+            assert tup is not None
+            got = [(m.id, m.content) for m in tup.checkpoint["channel_values"]["messages"]]
+            assert got == [
+                ("u1", "hello"),
+                ("ai1", "[redacted: wrong]"),
+                ("u2", "again"),
+                ("ai3", "ok sure"),
+            ]
+    assert b"ok sure v2" not in file_bytes(db_path)
+    # The text index still finds the untouched reply, and only it.
+    assert [i.message.id for i in saver.history("r", text="ok sure").items] == ["ai3"]
+    assert [i.message.id for i in saver.history("r", text="redacted wrong").items] == ["ai1"]
+    log = saver.conn.execute("SELECT message_id FROM lgc_redactions").fetchall()
+    assert log == [("ai1",)]
