@@ -26,7 +26,7 @@ def delete_thread(store: CheckpointStore, thread_id: str) -> q.Program[None]:
         yield q.DELETE_FTS_SQL, [(tid, q.unpack_text(t)) for tid, t in texts], "many"
     for sql in q.DELETE_THREAD_SQL:
         yield sql, (thread_id,), "none"
-    store.forget_thread(thread_id)
+    yield from store.bump_thread(thread_id)
 
 
 def gc_blobs(store: CheckpointStore, thread_id: str, ns: str) -> q.Program[int]:
@@ -39,6 +39,7 @@ def gc_blobs(store: CheckpointStore, thread_id: str, ns: str) -> q.Program[int]:
     Returns:
         The number of blobs deleted.
     """
+    yield from store.sync_thread(thread_id)
     rows = yield q.SELECT_LIVE_VERSIONS_SQL, (thread_id, ns), "all"
     live = {
         (c, str(v))
@@ -60,7 +61,7 @@ def gc_blobs(store: CheckpointStore, thread_id: str, ns: str) -> q.Program[int]:
             cur = base_of.get((channel, cur))
     if dead:
         yield q.DELETE_BLOB_SQL, [(thread_id, ns, c, v) for c, v in dead], "many"
-    store.forget_thread(thread_id)
+    yield from store.bump_thread(thread_id)
     return len(dead)
 
 
@@ -96,7 +97,7 @@ def copy_thread(store: CheckpointStore, source: str, target: str) -> q.Program[N
     texts = yield q.SELECT_THREAD_TEXTS_SQL, (target,), "all"
     if texts:
         yield q.INSERT_FTS_SQL, [(tid, q.unpack_text(t)) for tid, t in texts], "many"
-    store.forget_thread(target)
+    yield from store.bump_thread(target)
 
 
 def prune(

@@ -227,6 +227,18 @@ MIGRATIONS: list[Migration] = [
             )
         },
     ),
+    Migration(
+        4,
+        "per-thread change counter, so other savers drop stale caches",
+        {
+            "sqlite": (
+                """CREATE TABLE lgc_thread_epochs (
+                    thread_id TEXT PRIMARY KEY,
+                    epoch INTEGER NOT NULL
+                ) WITHOUT ROWID""",
+            )
+        },
+    ),
 ]
 
 
@@ -334,6 +346,9 @@ COPY_THREAD_SQL = (
     """INSERT INTO lgc_message_texts (thread_id, digest, text)
         SELECT ?, digest, text FROM lgc_message_texts WHERE thread_id = ? ORDER BY text_id""",
 )
+SELECT_EPOCH_SQL = "SELECT epoch FROM lgc_thread_epochs WHERE thread_id = ?"
+BUMP_EPOCH_SQL = """INSERT INTO lgc_thread_epochs (thread_id, epoch) VALUES (?, 1)
+    ON CONFLICT (thread_id) DO UPDATE SET epoch = epoch + 1"""
 SELECT_ANY_MESSAGE_SQL = "SELECT 1 FROM lgc_messages WHERE thread_id = ? LIMIT 1"
 SELECT_RUN_CHECKPOINTS_SQL = """SELECT thread_id, checkpoint_ns, checkpoint_id
     FROM lgc_checkpoints WHERE run_id IN ({marks})"""

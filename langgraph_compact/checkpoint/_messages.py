@@ -113,10 +113,42 @@ class MessageStore:
             self.last_list,
         )
 
+        # thread -> the lgc_thread_epochs value the thread's cached entries were read at.
+        # A thread with cached entries always has an epoch here (forget_thread drops
+        # both; overflowing the map drops every cache).
+        self.epochs: dict[str, int] = {}
+
     def forget_thread(self, thread_id: str) -> None:
         """Drop every cached value of a thread (after deletes, prunes and redactions)."""
         for cache in self._caches:
             cache.drop_thread(thread_id)
+        self.epochs.pop(thread_id, None)
+
+    def sync_thread(self, thread_id: str) -> Program[None]:
+        """Drop the thread's cached state if another saver changed it since we cached it.
+
+        Every program that reads or writes a thread through the caches runs this first:
+        one primary-key lookup of the thread's change counter, which ``bump_thread``
+        moves on redaction, deletion, pruning, run deletion and copy (in any process).
+        """
+        rows = yield q.SELECT_EPOCH_SQL, (thread_id,), "all"
+        epoch = int(rows[0][0]) if rows else 0
+        cached = self.epochs.get(thread_id)
+        if cached == epoch:
+            return
+        if cached is not None:
+            self.forget_thread(thread_id)
+        if len(self.epochs) >= _CACHE_LIMIT:
+            for cache in self._caches:
+                cache.clear()
+            self.epochs.clear()
+        self.epochs[thread_id] = epoch
+        self.touched.add(thread_id)
+
+    def bump_thread(self, thread_id: str) -> Program[None]:
+        """Record that a thread's stored history changed under every saver's caches."""
+        yield q.BUMP_EPOCH_SQL, (thread_id,), "none"
+        self.forget_thread(thread_id)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

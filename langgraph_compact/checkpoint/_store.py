@@ -59,6 +59,7 @@ class CheckpointStore(MessageStore):
         conf = config["configurable"]
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
         values = checkpoint["channel_values"]
+        yield from self.sync_thread(thread_id)
         blob_rows: list[tuple[Any, ...]] = []
         cached: list[tuple[tuple[str, str, str, str], tuple[int, ...], int]] = []
         for channel, raw_version in new_versions.items():
@@ -107,6 +108,7 @@ class CheckpointStore(MessageStore):
         """Store pending writes; message values become refs to the message table."""
         conf = config["configurable"]
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
+        yield from self.sync_thread(thread_id)
         rows = []
         for idx, (channel, value) in enumerate(writes):
             if is_message_write(value):
@@ -137,6 +139,7 @@ class CheckpointStore(MessageStore):
         """The checkpoint named by ``config``, or the thread's latest in its namespace."""
         conf = config["configurable"]
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
+        yield from self.sync_thread(thread_id)
         if checkpoint_id := get_checkpoint_id(config):
             sql = q.SELECT_CHECKPOINT_COLUMNS + (
                 " WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
@@ -181,6 +184,8 @@ class CheckpointStore(MessageStore):
         if limit is not None and not filter:
             sql += f" LIMIT {int(limit)}"
         rows = yield sql, params, "all"
+        for thread_id in dict.fromkeys(str(r[0]) for r in rows):
+            yield from self.sync_thread(thread_id)
         out: list[CheckpointTuple] = []
         for row in rows:
             if limit is not None and len(out) >= limit:

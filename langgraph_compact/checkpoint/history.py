@@ -122,6 +122,7 @@ def history_program(
         if c.get("f") != fkey:
             raise ValueError("this cursor belongs to another thread or other filters")
         pos, checkpoint_id = int(c["i"]), str(c["c"])
+    yield from store.sync_thread(thread_id)
     rows = yield _checkpoint_row(thread_id, checkpoint_ns, checkpoint_id)
     if not rows:
         return HistoryPage([], False, None, checkpoint_id, 0)
@@ -175,6 +176,7 @@ def message_program(
     store: CheckpointStore, thread_id: str, message_id: str
 ) -> q.Program[BaseMessage | None]:
     """The latest stored version of one message of one thread, or ``None``."""
+    yield from store.sync_thread(thread_id)
     rows = yield _MESSAGE_BY_ID_SQL, (thread_id, message_id), "all"
     if not rows:
         return None

@@ -103,23 +103,30 @@ class _Scrubber:
     """
 
     ids: frozenset[str]
+    digests: frozenset[str]
+    """Contents of the redacted messages: id-less copies of them are tombstoned too."""
     tombstone: str
     words: re.Pattern[str] | None
     hits: set[str] = field(default_factory=set)
     """The ids whose copies were tombstoned inside values."""
 
     @classmethod
-    def build(cls, ids: Sequence[str], tombstone: str, texts: Sequence[str]) -> _Scrubber:
+    def build(
+        cls, ids: Sequence[str], digests: Sequence[bytes], tombstone: str, texts: Sequence[str]
+    ) -> _Scrubber:
         words = {w.strip(_PUNCT) for t in texts for w in t.split()}
         long = sorted((w for w in words if len(w) >= SCRUB_MIN_CHARS), key=len, reverse=True)
         pattern = re.compile("|".join(map(re.escape, long))) if long else None
-        return cls(frozenset(ids), tombstone, pattern)
+        return cls(frozenset(ids), frozenset(d.hex() for d in digests), tombstone, pattern)
 
     def __call__(self, value: Any) -> tuple[Any, bool]:
         """``value`` rewritten, and whether anything changed."""
         if isinstance(value, BaseMessage):
             if value.id in self.ids:
                 self.hits.add(value.id)
+                return value.model_copy(update={"content": self.tombstone}), True
+            if not value.id and message_digest(value) in self.digests:
+                # e.g. the graph input in __start__, written before add_messages set ids
                 return value.model_copy(update={"content": self.tombstone}), True
             return value, False
         if isinstance(value, str):
@@ -208,7 +215,7 @@ def redact_program(
             originals += [t for _, raw in kept if (t := q.unpack_text(raw))]
         yield _OPTIMIZE_FTS_SQL, (), "none"
     rewritten = 0
-    scrub = _Scrubber.build(ids, text, originals)
+    scrub = _Scrubber.build(ids, old_digests, text, originals)
     for table, key in _VALUE_TABLES.items():
         sql = _VALUE_ROWS_SQL.format(table=table, key=", ".join(key))
         update = _UPDATE_VALUE_SQL.format(table=table, where=" AND ".join(f"{k} = ?" for k in key))
@@ -222,5 +229,5 @@ def redact_program(
     found = [mid for mid in ids if mid in changed]
     if found:
         yield _LOG_SQL, [(thread_id, mid, reason, actor, now) for mid in found], "many"
-    store.forget_thread(thread_id)
+    yield from store.bump_thread(thread_id)
     return RedactionResult(thread_id, found, len(updates), rewritten, text)

@@ -149,3 +149,24 @@ def test_redaction_changes_only_the_requested_ids(saver: CompactSqliteSaver, db_
     assert [i.message.id for i in saver.history("r", text="redacted wrong").items] == ["ai1"]
     log = saver.conn.execute("SELECT message_id FROM lgc_redactions").fetchall()
     assert log == [("ai1",)]
+
+
+def test_a_redaction_by_another_saver_is_seen_by_a_saver_that_cached_the_thread(
+    saver: CompactSqliteSaver, db_path: Path
+) -> None:
+    graph = build_graph(saver)
+    graph.invoke({"messages": [HumanMessage(f"my key is {SECRET}")]}, CONFIG)
+    leak_id = graph.get_state(CONFIG).values["messages"][0].id  # cached by `saver` now
+    with CompactSqliteSaver.from_conn_string(str(db_path)) as admin:
+        admin.redact("r", [leak_id], "PII")
+    assert graph.get_state(CONFIG).values["messages"][0].content == "[redacted: PII]"
+    assert saver.get_message("r", leak_id).content == "[redacted: PII]"  # type: ignore[union-attr]
+    graph.invoke(turn_input(1), CONFIG)  # continuing must not write the secret back
+    assert SECRET.encode() not in file_bytes(db_path)
+    with CompactSqliteSaver.from_conn_string(str(db_path)) as admin:
+        admin.delete_thread("r")
+    graph.invoke(turn_input(2), CONFIG)
+    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
+        msgs = build_graph(fresh).get_state(CONFIG).values["messages"]
+    assert [m.id for m in msgs] == [m.id for m in graph.get_state(CONFIG).values["messages"]]
+    assert len(msgs) == 3
