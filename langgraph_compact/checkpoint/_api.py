@@ -288,7 +288,22 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
     def redact(
         self, thread_id: str, message_ids: Sequence[str], reason: str, *, actor: str = "unknown"
     ) -> RedactionResult:
-        """Tombstone messages everywhere they are stored, log it, and vacuum the file."""
+        """Tombstone messages everywhere they are stored, log it, and vacuum the file.
+
+        Every stored version of each id in ``message_ids`` gets the content
+        ``[redacted: <reason>]`` (messages with the same text but another id keep it),
+        including copies inside other channel values and pending writes. Stored
+        ``RunningSummary`` values drop the items drawn from those messages (and items of
+        unknown lineage), have the redacted words of 6+ characters replaced in what
+        remains, and are marked stale so the compaction node rebuilds them. Other user
+        values (notes, strings, your own models) are left untouched: if they may quote
+        the message, rewrite them yourself with ``update_state``. Other savers on the
+        same file see the redaction on their next call.
+
+        Returns:
+            A ``RedactionResult``; ``message_ids`` lists the ids actually changed, as
+            does the ``lgc_redactions`` log.
+        """
         now = datetime.now(UTC).isoformat()
         program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
         result = self._run(program, write=True)

@@ -1,11 +1,13 @@
 """Redaction: replace a message's content with a tombstone wherever the saver stored it.
 
-A message's text lives in one row of ``lgc_message_texts`` (and its FTS5 index), its
-skeleton in ``lgc_messages``; copies can also sit inside serialized blobs and pending
-writes of other channels, and values derived from it (a summary quoting a key) can carry
-its words. All of them are rewritten in one transaction and logged in
-``lgc_redactions``; the saver then optimizes the FTS index, ``VACUUM``\\s and truncates the
-WAL, so the old bytes leave the database file.
+A message's text lives in one row of ``lgc_message_texts`` (shared by every message of
+the thread with the same content, and indexed by FTS5), its skeleton in ``lgc_messages``;
+copies can also sit inside serialized blobs and pending writes of other channels, and a
+``RunningSummary`` derived from it can carry its words. Exactly the requested ids change
+(other messages with the same text keep it) and other user values are never touched.
+Everything is rewritten in one transaction and logged in ``lgc_redactions``; the saver
+then optimizes the FTS index, ``VACUUM``\\s and truncates the WAL, so the old bytes leave
+the database file.
 
 Loading the state afterwards yields the tombstoned message under the same id, so its
 ``message_digest`` changes and any summary whose coverage digest included it no longer
@@ -25,6 +27,7 @@ from pydantic import BaseModel
 
 from langgraph_compact.checkpoint import _core as q
 from langgraph_compact.checkpoint._store import CheckpointStore
+from langgraph_compact.compaction.summary import RunningSummary, SummaryItem
 from langgraph_compact.messages import message_digest, message_text
 
 __all__ = [
@@ -86,20 +89,22 @@ def tombstone(reason: str) -> str:
 
 
 SCRUB_MIN_CHARS = 6
-"""Words at least this long from a redacted message are scrubbed from derived values."""
+"""Words at least this long from a redacted message are scrubbed from stored summaries."""
 SCRUBBED = "[redacted]"
 
 
 @dataclass(frozen=True)
 class _Scrubber:
-    """Rewrites a stored value: redacted messages become tombstones, quoted words go.
+    """Rewrites a stored value: copies of redacted messages become tombstones, and
+    ``RunningSummary`` values lose what they drew from them. Nothing else changes.
 
-    A value derived from a redacted message (a summary that quoted a key, a note) can
-    carry its content without being that message. Every word of the redacted text of
-    ``SCRUB_MIN_CHARS`` or more characters is replaced by ``[redacted]`` in the strings
-    of other values; short words are left alone so derived text stays readable. The
-    owner of such a value (e.g. the compaction node) rebuilds it anyway, because the
-    message's digest changed.
+    A summary can carry a redacted message's content without being that message. Its
+    items drawn from the redacted ids (or of unknown lineage) are dropped with
+    ``RunningSummary.without_sources``, which also marks it stale so the compaction node
+    rebuilds it; in the remaining items every word of the redacted text of
+    ``SCRUB_MIN_CHARS`` or more characters becomes ``[redacted]`` (short words are left
+    alone so the text stays readable). Other user values (strings, notes, models) are
+    never rewritten: the package cannot know they derive from the message.
     """
 
     ids: frozenset[str]
@@ -129,11 +134,8 @@ class _Scrubber:
                 # e.g. the graph input in __start__, written before add_messages set ids
                 return value.model_copy(update={"content": self.tombstone}), True
             return value, False
-        if isinstance(value, str):
-            if self.words is None:
-                return value, False
-            new = self.words.sub(SCRUBBED, value)
-            return new, new != value
+        if isinstance(value, RunningSummary):
+            return self._summary(value)
         if isinstance(value, (list, tuple)):
             items = [self(v) for v in value]
             if any(changed for _, changed in items):
@@ -150,6 +152,28 @@ class _Scrubber:
             if update:
                 return value.model_copy(update=update), True
         return value, False
+
+    def _words(self, item: SummaryItem) -> SummaryItem:
+        if self.words is None:
+            return item
+        update = {
+            name: new
+            for name in ("text", "key")
+            if isinstance(old := getattr(item, name), str)
+            and (new := self.words.sub(SCRUBBED, old)) != old
+        }
+        return item.model_copy(update=update) if update else item
+
+    def _summary(self, value: RunningSummary) -> tuple[RunningSummary, bool]:
+        sections = {s: tuple(map(self._words, items)) for s, items in value.sections.items()}
+        stale = sections != value.sections or any(
+            not i.sources or self.ids.intersection(i.sources)
+            for items in value.sections.values()
+            for i in items
+        )
+        if not stale:
+            return value, False
+        return value.model_copy(update={"sections": sections}).without_sources(self.ids), True
 
 
 def redact_program(

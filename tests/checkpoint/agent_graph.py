@@ -20,6 +20,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
 
+from langgraph_compact.compaction.summary import RunningSummary
+
 
 @tool
 def read_file(path: str) -> str:
@@ -30,6 +32,7 @@ def read_file(path: str) -> str:
 class AgentState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     notes: str
+    summary: RunningSummary
 
 
 def agent(state: AgentState) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from langgraph.checkpoint.base import empty_checkpoint
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
+from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import message_digest
 
 SECRET = "SECRET-TOKEN-4242-xyzzy"
@@ -98,18 +99,37 @@ async def test_async_redaction(asaver: AsyncCompactSqliteSaver, db_path: Path) -
     assert state.values["messages"][0].content == "[redacted: PII]"
 
 
-def test_redaction_scrubs_quoted_words_from_derived_values(
+def test_redaction_scrubs_summaries_and_leaves_other_user_values_alone(
     saver: CompactSqliteSaver, db_path: Path
 ) -> None:
     graph = _thread_with_secret(saver)
-    summary = {"generation": 1, "text": f"Key facts: the api key is {SECRET}; mod1 was read."}
-    graph.update_state(CONFIG, {"notes": summary["text"]})
+    note = "Customer wants the deployment tomorrow; mod1 was read."
+    summary = RunningSummary(
+        sections={
+            Section.CRITICAL: (
+                SummaryItem(text=f"api key is {SECRET}", sources=("leak",)),
+                SummaryItem(text=f"the token {SECRET} expires soon", sources=("human-2",)),
+                SummaryItem(text="mod1 was read", sources=("human-0",)),
+            )
+        },
+        head_end=1,
+        covered_through=6,
+        span_digest="abc",
+    )
+    graph.update_state(CONFIG, {"notes": note, "summary": summary})
+    # The notes channel shares long words with the redacted message ("deployment").
+    graph.update_state(CONFIG, {"messages": [HumanMessage("deployment tomorrow", id="leak")]})
     assert SECRET.encode() in file_bytes(db_path)
     saver.redact("r", ["leak"], "PII")
     assert SECRET.encode() not in file_bytes(db_path)
-    notes = graph.get_state(CONFIG).values["notes"]
-    # Long words of the redacted message are gone; the rest of the note is intact.
-    assert notes == "Key facts: the api key is [redacted]; mod1 was read."
+    values = graph.get_state(CONFIG).values
+    assert values["notes"] == note  # user state is never rewritten
+    scrubbed = values["summary"]
+    assert [i.text for i in scrubbed.items(Section.CRITICAL)] == [
+        "the token [redacted] expires soon",
+        "mod1 was read",
+    ]
+    assert scrubbed.span_digest == "" and scrubbed.rebuilt_reason == "redacted"
 
 
 def _two_identical_replies(saver: CompactSqliteSaver) -> Any:
