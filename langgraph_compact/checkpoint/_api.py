@@ -269,13 +269,44 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         args = _history_args(locals())
         return await self._arun(history_program(self._store, str(thread_id), **args))
 
-    def get_message(self, thread_id: str, message_id: str) -> BaseMessage | None:
-        """One stored message of one thread by id (what a ``ref=`` marker points to)."""
-        return self._run(message_program(self._store, str(thread_id), str(message_id)))
+    def get_message(
+        self,
+        thread_id: str,
+        message_id: str,
+        *,
+        checkpoint_id: str | None = None,
+        checkpoint_ns: str = "",
+        channel: str = "messages",
+    ) -> BaseMessage | None:
+        """One message of one thread by id (what a ``ref=`` marker points to).
 
-    async def aget_message(self, thread_id: str, message_id: str) -> BaseMessage | None:
+        The version in the message list of ``checkpoint_id`` (default: the thread's
+        latest checkpoint) is returned; an id not in that list gives its newest version.
+        """
+        args: dict[str, Any] = {
+            "checkpoint_id": checkpoint_id,
+            "checkpoint_ns": checkpoint_ns,
+            "channel": channel,
+        }
+        return self._run(message_program(self._store, str(thread_id), str(message_id), **args))
+
+    async def aget_message(
+        self,
+        thread_id: str,
+        message_id: str,
+        *,
+        checkpoint_id: str | None = None,
+        checkpoint_ns: str = "",
+        channel: str = "messages",
+    ) -> BaseMessage | None:
         """Async ``get_message``."""
-        return await self._arun(message_program(self._store, str(thread_id), str(message_id)))
+        args: dict[str, Any] = {
+            "checkpoint_id": checkpoint_id,
+            "checkpoint_ns": checkpoint_ns,
+            "channel": channel,
+        }
+        program = message_program(self._store, str(thread_id), str(message_id), **args)
+        return await self._arun(program)
 
     def summaries(self, thread_id: str, **kwargs: Any) -> builtins.list[SummaryGeneration]:
         """The thread's summary generations (coverage, size, summarizer), oldest first."""

@@ -40,7 +40,7 @@ _FTS_FILTER = """m.digest IN (SELECT t.digest FROM lgc_message_fts f
     JOIN lgc_message_texts t ON t.text_id = f.rowid
     WHERE lgc_message_fts MATCH ? AND t.thread_id = ?)"""
 _MESSAGE_BY_ID_SQL = """SELECT seq FROM lgc_messages
-    WHERE thread_id = ? AND message_id = ? ORDER BY seq DESC LIMIT 1"""
+    WHERE thread_id = ? AND message_id = ? ORDER BY seq DESC"""
 _ALL_CHECKPOINTS_SQL = """SELECT checkpoint_id, checkpoint FROM lgc_checkpoints
     WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id"""
 _SUMMARY_FIELDS = ("generation", "head_end", "covered_through", "summarizer", "token_count")
@@ -172,15 +172,51 @@ def history_program(
     return HistoryPage(items, has_more, next_cursor, cid, len(seqs))
 
 
+def _checkpoint_seqs(
+    store: CheckpointStore, thread_id: str, ns: str, checkpoint_id: str | None, channel: str
+) -> q.Program[tuple[int, ...]]:
+    """The message refs of ``channel`` in a checkpoint (the latest by default), or ``()``."""
+    rows = yield _checkpoint_row(thread_id, ns, checkpoint_id)
+    if not rows:
+        return ()
+    cid, raw = rows[0]
+    version = q.unpack_checkpoint(raw, cid)[0].get("channel_versions", {}).get(channel)
+    if version is None:
+        return ()
+    key = (thread_id, ns, channel, str(version))
+    types = yield _BLOB_TYPE_SQL, key, "all"
+    if not types or types[0][0] != q.REFS_TYPE:
+        return ()
+    return (yield from store.resolve_refs(*key))
+
+
 def message_program(
-    store: CheckpointStore, thread_id: str, message_id: str
+    store: CheckpointStore,
+    thread_id: str,
+    message_id: str,
+    *,
+    checkpoint_id: str | None = None,
+    checkpoint_ns: str = "",
+    channel: str = "messages",
 ) -> q.Program[BaseMessage | None]:
-    """The latest stored version of one message of one thread, or ``None``."""
+    """One message of one thread: the version in the checkpoint's list, or ``None``.
+
+    A message id can have several stored versions (``update_state`` edits, time
+    travel). The one in ``channel`` of ``checkpoint_id`` (the thread's latest checkpoint
+    by default; the latest too when that checkpoint is not found) wins; an id no longer
+    in that list (removed, or only in an older branch) gives its newest stored version.
+    """
     yield from store.sync_thread(thread_id)
     rows = yield _MESSAGE_BY_ID_SQL, (thread_id, message_id), "all"
     if not rows:
         return None
-    msgs = yield from store.load_messages(thread_id, [int(rows[0][0])])
+    candidates = [int(r[0]) for r in rows]
+    seqs = yield from _checkpoint_seqs(store, thread_id, checkpoint_ns, checkpoint_id, channel)
+    if not seqs and checkpoint_id is not None:
+        seqs = yield from _checkpoint_seqs(store, thread_id, checkpoint_ns, None, channel)
+    current = set(seqs)
+    pick = next((s for s in candidates if s in current), candidates[0])
+    msgs = yield from store.load_messages(thread_id, [pick])
     return msgs[0]
 
 

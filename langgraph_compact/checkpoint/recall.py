@@ -38,6 +38,12 @@ def _thread_id(config: RunnableConfig | None) -> str | None:
     return str(value) if value is not None else None
 
 
+def _checkpoint_id(config: RunnableConfig | None) -> str | None:
+    """The checkpoint the tool runs in (set by time travel or a replayed run), if any."""
+    value = ((config or {}).get("configurable") or {}).get("checkpoint_id")
+    return str(value) if value else None
+
+
 def _render_message(msg: BaseMessage | None, ref: str, offset: int, limit: int) -> str:
     if msg is None:
         return f"No message with ref={ref!r} in this conversation."
@@ -100,7 +106,8 @@ def make_recall_tool(
         if thread_id is None:
             return "recall is unavailable: no conversation (thread_id) in this run."
         if ref:
-            msg = saver.get_message(thread_id, ref)
+            at = _checkpoint_id(config)
+            msg = saver.get_message(thread_id, ref, checkpoint_id=at, channel=channel)
             return _render_message(msg, ref, offset, _limit(limit))
         if query:
             page = saver.history(thread_id, text=query, limit=max_hits, channel=channel)
@@ -119,7 +126,8 @@ def make_recall_tool(
         if thread_id is None:
             return "recall is unavailable: no conversation (thread_id) in this run."
         if ref:
-            msg = await saver.aget_message(thread_id, ref)
+            at = _checkpoint_id(config)
+            msg = await saver.aget_message(thread_id, ref, checkpoint_id=at, channel=channel)
             return _render_message(msg, ref, offset, _limit(limit))
         if query:
             page = await saver.ahistory(thread_id, text=query, limit=max_hits, channel=channel)

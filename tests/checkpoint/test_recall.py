@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from agent_graph import build_graph, turn_input
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
@@ -115,3 +115,20 @@ async def test_async_recall(asaver: AsyncCompactSqliteSaver) -> None:
     out = await recall.ainvoke({"ref": "ai-0"}, config=_cfg("A"))
     assert "reading mod0" in out
     assert (await recall.ainvoke({"ref": "ai-0"}, config=_cfg("Z"))).startswith("No message")
+
+
+def test_ref_resolves_the_version_in_the_current_checkpoint(saver: CompactSqliteSaver) -> None:
+    graph = build_graph(saver)
+    config = _cfg("e")
+    graph.invoke({"messages": [HumanMessage("original A", id="x")]}, config)
+    before_edit = graph.get_state(config).config
+    graph.update_state(config, {"messages": [HumanMessage("edited B", id="x")]})
+    graph.update_state(config, {"messages": [HumanMessage("original A", id="x")]})  # revert
+    recall = make_recall_tool(saver)
+    assert recall.invoke({"ref": "x"}, config=config).endswith("\noriginal A")
+    assert saver.get_message("e", "x").content == "original A"  # type: ignore[union-attr]
+    graph.update_state(config, {"messages": [HumanMessage("edited B", id="x")]})
+    # A tool running in an older checkpoint (time travel) sees that checkpoint's version.
+    old = recall.invoke({"ref": "x"}, config=before_edit)
+    assert old.endswith("\noriginal A")
+    assert recall.invoke({"ref": "x"}, config=config).endswith("\nedited B")
