@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import base64
 import json
-import random
 import re
+import secrets
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,11 +44,17 @@ def next_version(current: str | int | float | None) -> str:
     """A channel version after ``current``: a zero-padded counter plus a random tail.
 
     The random tail keeps forks apart: two branches that both reach counter 7 of a
-    channel write different blob keys. Ten digits keep string order equal to
-    numeric order for ten billion steps while keeping checkpoint rows small.
+    channel write different blob keys, and blobs are written with ``INSERT OR IGNORE``,
+    so a collision would make one fork silently read the other's value. 64 random bits
+    (16 hex digits, from ``os.urandom``) make that negligible for any number of forks;
+    older rows with a 24-bit tail stay readable, since only the counter is parsed and it
+    alone decides the order. Ten digits keep string order equal to numeric order for
+    ten billion steps.
 
     >>> next_version(None) < next_version("0000000001.0a1b2c")
     True
+    >>> len(next_version(None).split(".")[1])
+    16
     """
     if current is None:
         n = 0
@@ -56,7 +62,7 @@ def next_version(current: str | int | float | None) -> str:
         n = int(current)
     else:
         n = int(str(current).split(".")[0])
-    return f"{n + 1:010d}.{random.getrandbits(24):06x}"
+    return f"{n + 1:010d}.{secrets.token_hex(8)}"
 
 
 _COMPRESS_MIN_CHARS = 256

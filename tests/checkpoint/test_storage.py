@@ -15,7 +15,7 @@ from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.graph import START, StateGraph
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
-from langgraph_compact.checkpoint._core import REFS_MAX_DEPTH, decode_refs
+from langgraph_compact.checkpoint._core import REFS_MAX_DEPTH, decode_refs, next_version
 from langgraph_compact.errors import CompactError
 
 
@@ -199,3 +199,12 @@ def test_keep_latest_refuses_delta_channel_threads(saver: CompactSqliteSaver) ->
     with pytest.raises(CompactError, match="DeltaChannel"):
         saver.prune(["delta"], strategy="keep_latest")
     assert graph.get_state(_cfg("delta")).values["items"] == ["item0", "item1", "item2"]
+
+
+def test_channel_versions_have_a_64_bit_random_tail_and_stay_ordered() -> None:
+    old_format = "0000000007.0a1b2c"  # rows written before the wider tail
+    versions = [next_version(old_format) for _ in range(1000)]
+    assert all(len(v.split(".")[1]) >= 16 for v in versions)  # >= 64 random bits
+    assert len(set(versions)) == len(versions)
+    assert all(old_format < v < next_version(v) for v in versions)
+    assert next_version(None) < old_format < next_version(old_format)
