@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -201,10 +202,11 @@ def test_keep_latest_refuses_delta_channel_threads(saver: CompactSqliteSaver) ->
     assert graph.get_state(_cfg("delta")).values["items"] == ["item0", "item1", "item2"]
 
 
-def test_channel_versions_have_a_64_bit_random_tail_and_stay_ordered() -> None:
+def test_channel_versions_have_a_36_bit_random_tail_and_stay_ordered() -> None:
     old_format = "0000000007.0a1b2c"  # rows written before the wider tail
     versions = [next_version(old_format) for _ in range(1000)]
-    assert all(len(v.split(".")[1]) >= 16 for v in versions)  # >= 64 random bits
+    tails = [v.split(".")[1] for v in versions]
+    assert all(len(t) == 6 and re.fullmatch(r"[A-Za-z0-9_-]+", t) for t in tails)  # 36 bits
     assert len(set(versions)) == len(versions)
     assert all(old_format < v < next_version(v) for v in versions)
     assert next_version(None) < old_format < next_version(old_format)
