@@ -16,7 +16,8 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
-from langgraph_compact.checkpoint.history import HistoryPage
+from langgraph_compact.checkpoint._core import Program
+from langgraph_compact.checkpoint.history import HistoryPage, history_program, message_program
 from langgraph_compact.messages import message_text
 
 __all__ = ["RECALL_DESCRIPTION", "RECALL_PAGE_CHARS", "make_recall_tool"]
@@ -91,8 +92,33 @@ def make_recall_tool(
         A LangChain tool with arguments ``ref``, ``query``, ``offset`` and ``limit``.
     """
 
-    def _limit(limit: int | None) -> int:
-        return page_chars if limit is None else max(1, min(int(limit), page_chars))
+    def plan(
+        ref: str | None, query: str | None, offset: int, limit: int | None, config: RunnableConfig
+    ) -> str | Program[str]:
+        """The answer itself, or the program that reads and renders it (sync or async)."""
+        thread_id = _thread_id(config)
+        if thread_id is None:
+            return "recall is unavailable: no conversation (thread_id) in this run."
+        store = saver._store
+        if ref:
+            at = _checkpoint_id(config)
+            size = page_chars if limit is None else max(1, min(int(limit), page_chars))
+
+            def read() -> Program[str]:
+                found = message_program(store, thread_id, ref, checkpoint_id=at, channel=channel)
+                return _render_message((yield from found), ref, offset, size)
+
+            return read()
+        if query:
+
+            def search() -> Program[str]:
+                found = history_program(
+                    store, thread_id, text=query, limit=max_hits, channel=channel
+                )
+                return _render_hits((yield from found), query)
+
+            return search()
+        return "Pass either ref=<message id> or query=<words>."
 
     def recall(
         ref: str | None = None,
@@ -102,17 +128,8 @@ def make_recall_tool(
         *,
         config: RunnableConfig,
     ) -> str:
-        thread_id = _thread_id(config)
-        if thread_id is None:
-            return "recall is unavailable: no conversation (thread_id) in this run."
-        if ref:
-            at = _checkpoint_id(config)
-            msg = saver.get_message(thread_id, ref, checkpoint_id=at, channel=channel)
-            return _render_message(msg, ref, offset, _limit(limit))
-        if query:
-            page = saver.history(thread_id, text=query, limit=max_hits, channel=channel)
-            return _render_hits(page, query)
-        return "Pass either ref=<message id> or query=<words>."
+        step = plan(ref, query, offset, limit, config)
+        return step if isinstance(step, str) else saver._run(step)
 
     async def arecall(
         ref: str | None = None,
@@ -122,17 +139,8 @@ def make_recall_tool(
         *,
         config: RunnableConfig,
     ) -> str:
-        thread_id = _thread_id(config)
-        if thread_id is None:
-            return "recall is unavailable: no conversation (thread_id) in this run."
-        if ref:
-            at = _checkpoint_id(config)
-            msg = await saver.aget_message(thread_id, ref, checkpoint_id=at, channel=channel)
-            return _render_message(msg, ref, offset, _limit(limit))
-        if query:
-            page = await saver.ahistory(thread_id, text=query, limit=max_hits, channel=channel)
-            return _render_hits(page, query)
-        return "Pass either ref=<message id> or query=<words>."
+        step = plan(ref, query, offset, limit, config)
+        return step if isinstance(step, str) else await saver._arun(step)
 
     kwargs: dict[str, Any] = {"name": name, "description": RECALL_DESCRIPTION}
     return StructuredTool.from_function(func=recall, coroutine=arecall, **kwargs)
