@@ -90,6 +90,8 @@ from langmem.short_term import SummarizationNode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _report import captured, publish
+
 from langgraph_compact.compaction.compact import CompactionSettings
 from langgraph_compact.compaction.llm import ChatModelSummarizer
 from langgraph_compact.compaction.summarize import (
@@ -581,7 +583,12 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smoke run: 6 trajectories, 5 calls")
-    run(quick=parser.parse_args().quick)
+    parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
+    args = parser.parse_args()
+    with captured() as out:
+        run(quick=args.quick)
+    if args.write_readme:
+        publish("compare", out.getvalue())
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ Run: ``.venv/bin/python bench/fold_bench.py`` (a few minutes at most on 2 cores)
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -23,6 +24,8 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _report import captured, publish
 
 from langgraph_compact.compaction.pipeline import FoldConfig, fold
 from langgraph_compact.compaction.verify import protocol_violations
@@ -141,10 +144,16 @@ def bench_reduction(files: list[Path]) -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
+    args = parser.parse_args()
     files = corpus_files()
     corpus = [load_trajectory(p) for p in files]
-    bench_scaling(corpus)
-    bench_reduction(files)
+    with captured() as out:
+        bench_scaling(corpus)
+        bench_reduction(files)
+    if args.write_readme:
+        publish("fold", out.getvalue())
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ from langgraph.prebuilt import ToolNode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _report import captured, publish
+
 from langgraph_compact.checkpoint import CompactSqliteSaver
 from langgraph_compact.trajectories import corpus_files, load_trajectory
 
@@ -194,9 +196,17 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--long-turns", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="60 and 200 turns")
+    parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
     args = parser.parse_args()
     turns, long_turns = (60, 200) if args.quick else (args.turns, args.long_turns)
 
+    with captured() as out:
+        report(turns, long_turns)
+    if args.write_readme:
+        publish("storage", out.getvalue())
+
+
+def report(turns: int, long_turns: int) -> None:
     stock, compact = stock_saver, compact_saver
     runs: list[Result] = [run("SqliteSaver (stock)", stock, turns)]
     if DeltaChannel is not None:
