@@ -5,8 +5,11 @@ from __future__ import annotations
 __all__ = [
     "CompactError",
     "ContextBudgetError",
+    "CorruptionError",
+    "HistoryCursorError",
     "MessageError",
     "ProtocolError",
+    "SaverArgumentError",
     "SchemaVersionError",
     "SummaryError",
 ]
@@ -34,3 +37,36 @@ class SummaryError(CompactError):
 
 class SchemaVersionError(CompactError):
     """A database was written by a newer, unknown schema version."""
+
+
+class CorruptionError(CompactError):
+    """Stored checkpoint data is damaged or missing: a row failed its check or did not decode.
+
+    Attributes name where: ``thread_id``, ``checkpoint_id``, ``channel``, ``message_id``
+    (each ``None`` when it does not apply) and ``what`` failed.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        thread_id: str | None = None,
+        checkpoint_id: str | None = None,
+        channel: str | None = None,
+        message_id: str | None = None,
+        what: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.thread_id = thread_id
+        self.checkpoint_id = checkpoint_id
+        self.channel = channel
+        self.message_id = message_id
+        self.what = what
+
+
+class HistoryCursorError(CompactError, ValueError):
+    """A history cursor is malformed or belongs to another thread or other filters."""
+
+
+class SaverArgumentError(CompactError, ValueError):
+    """A saver method got an argument it cannot use (an unknown prune strategy, a bad limit)."""

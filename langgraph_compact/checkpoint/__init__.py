@@ -1,4 +1,4 @@
-"""The raw-history checkpointer: each message stored once, history, recall, redaction."""
+"""The raw-history checkpointer: each message stored once, verified, searchable, redactable."""
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
 from langgraph_compact.checkpoint.aio import AsyncCompactSqliteSaver
@@ -6,6 +6,8 @@ from langgraph_compact.checkpoint.history import HistoryItem, HistoryPage, Summa
 from langgraph_compact.checkpoint.recall import make_recall_tool
 from langgraph_compact.checkpoint.redact import RedactionResult
 from langgraph_compact.checkpoint.sqlite import CompactSqliteSaver
+from langgraph_compact.checkpoint.threads import RedactionRecord, ThreadInfo
+from langgraph_compact.checkpoint.verify import Problem, VerifyReport
 
 __all__ = [
     "AsyncCompactSqliteSaver",
@@ -13,7 +15,11 @@ __all__ = [
     "CompactSqliteSaver",
     "HistoryItem",
     "HistoryPage",
+    "Problem",
+    "RedactionRecord",
     "RedactionResult",
     "SummaryGeneration",
+    "ThreadInfo",
+    "VerifyReport",
     "make_recall_tool",
 ]

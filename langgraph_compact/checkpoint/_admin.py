@@ -1,4 +1,4 @@
-"""Thread maintenance as programs: delete, delete runs, copy, prune, blob garbage collection.
+"""Thread maintenance as programs: delete, delete runs, copy, prune, value garbage collection.
 
 Message rows are the thread's audit log: pruning checkpoints and deleting runs never
 removes them (the history API and the recall tool still reach every message); only
@@ -8,96 +8,145 @@ removes them (the history API and the recall tool still reach every message); on
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
-from langgraph_compact.checkpoint import _core as q
+from langgraph_compact.checkpoint import _sql as q
+from langgraph_compact.checkpoint._check import Where, checkpoint_check, decoding, head_check
+from langgraph_compact.checkpoint._codec import unpack_text
+from langgraph_compact.checkpoint._fts import index_words
+from langgraph_compact.checkpoint._messages import Thread
+from langgraph_compact.checkpoint._payload import pack_checkpoint
 from langgraph_compact.checkpoint._store import CheckpointStore
-from langgraph_compact.errors import CompactError
+from langgraph_compact.errors import CompactError, SaverArgumentError
 
-__all__ = ["copy_thread", "delete_for_runs", "delete_thread", "gc_blobs", "prune"]
+__all__ = ["PRUNE_STRATEGIES", "copy_thread", "delete_for_runs", "delete_thread", "prune"]
 
-_HEAD_WHERE = " WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
+PRUNE_STRATEGIES = ("keep_latest", "delete")
 _DELTA_KEY = "counters_since_delta_snapshot"
 
 
 def delete_thread(store: CheckpointStore, thread_id: str) -> q.Program[None]:
-    """Remove every checkpoint, blob, write and message of a thread, and its FTS rows."""
-    texts = yield q.SELECT_THREAD_TEXTS_SQL, (thread_id,), "all"
-    if texts:
-        yield q.DELETE_FTS_SQL, [(tid, q.unpack_text(t)) for tid, t in texts], "many"
-    for sql in q.DELETE_THREAD_SQL:
-        yield sql, (thread_id,), "none"
-    yield from store.bump_thread(thread_id)
+    """Remove every checkpoint, value, write and message of a thread, and its index rows.
+
+    The thread's row stays (its number is never reused), with its change counter moved.
+    """
+    th = yield from store.thread(thread_id)
+    if th is None:
+        return
+    for text_id, packed in (yield q.SELECT_THREAD_TEXTS, (th.tid,), "all"):
+        with decoding(Where(thread_id), f"text row {text_id}"):
+            words = index_words(unpack_text(packed))
+        yield store.dialect.fts_delete, (text_id, words), "none"
+    for sql in q.DELETE_THREAD:
+        yield sql, (th.tid,), "none"
+    yield from store.bump(th)
 
 
-def gc_blobs(store: CheckpointStore, thread_id: str, ns: str) -> q.Program[int]:
-    """Delete blobs no remaining checkpoint uses, keeping ref-list chains readable.
+def _lane_rows(store: CheckpointStore, th: Thread, ns: str) -> q.Program[list[Any]]:
+    """The namespace's checkpoints as ``(row, stored)`` pairs, each verified."""
+    rows = yield q.SELECT_LANE_CHECKPOINTS, (th.tid, ns), "all"
+    return [(row, store._stored(th, ns, row)) for row in rows]
 
-    Algorithm: the live set is every ``(channel, version)`` in the remaining
-    checkpoints. A live ref list whose base chain passes through a dead blob is first
-    rewritten as a snapshot; then the dead blobs are deleted.
+
+def gc_values(store: CheckpointStore, th: Thread, ns: str) -> q.Program[int]:
+    """Delete value rows no remaining checkpoint uses, keeping every ref-list base they need.
 
     Returns:
-        The number of blobs deleted.
+        The number of rows deleted.
     """
-    yield from store.sync_thread(thread_id)
-    rows = yield q.SELECT_LIVE_VERSIONS_SQL, (thread_id, ns), "all"
-    live = {
-        (c, str(v))
-        for cid, raw in rows
-        for c, v in q.unpack_checkpoint(raw, cid)[0]["channel_versions"].items()
-    }
-    chain = yield q.SELECT_BLOB_CHAIN_SQL, (thread_id, ns), "all"
-    base_of = {(c, v): b for c, v, b in chain}
-    dead = [k for k in base_of if k not in live]
-    dead_set = set(dead)
-    for key in [k for k in base_of if k in live and base_of[k] is not None]:
-        channel, cur = key[0], base_of[key]
-        while cur is not None:
-            if (channel, cur) in dead_set:
-                seqs = yield from store.resolve_refs(thread_id, ns, channel, key[1])
-                snapshot = q.encode_refs(q.RefList(None, 0, seqs))
-                yield q.UPDATE_BLOB_SQL, (snapshot, None, thread_id, ns, *key), "none"
+    live: set[tuple[str, str]] = set()
+    for _row, stored in (yield from _lane_rows(store, th, ns)):
+        skip = set(stored.inline) | set(stored.empty)
+        versions = stored.skeleton.get("channel_versions", {})
+        live |= {(c, str(v)) for c, v in versions.items() if c not in skip}
+    keys = yield q.SELECT_LANE_BLOB_KEYS, (th.tid, ns), "all"
+    base_of = {(str(c), str(v)): b for c, v, b in keys}
+    needed = set()
+    for key in live:
+        while key in base_of and key not in needed:
+            needed.add(key)
+            base = base_of[key]
+            if base is None:
                 break
-            cur = base_of.get((channel, cur))
+            key = (key[0], str(base))
+    dead = [(th.tid, ns, v, c) for c, v in base_of if (c, v) not in needed]
     if dead:
-        yield q.DELETE_BLOB_SQL, [(thread_id, ns, c, v) for c, v in dead], "many"
-    yield from store.bump_thread(thread_id)
+        yield q.DELETE_BLOB, dead, "many"
     return len(dead)
 
 
+def _set_head(th: Thread, ns: str) -> q.Program[None]:
+    rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
+    newest, count = rows[0][0], int(rows[0][1])
+    if count:
+        row = (th.tid, ns, str(newest), count, head_check(ns, str(newest), count))
+        yield q.UPSERT_HEAD, row, "none"
+    else:
+        yield q.DELETE_HEAD, (th.tid, ns), "none"
+
+
+def _clear_parents(
+    store: CheckpointStore, th: Thread, ns: str, gone: set[str] | None
+) -> q.Program[None]:
+    """Rewrite checkpoints whose parent was deleted (``gone``; ``None``: all) as roots."""
+    for row, stored in (yield from _lane_rows(store, th, ns)):
+        if stored.parent is None or (gone is not None and stored.parent not in gone):
+            continue
+        cid, run_id = str(row[0]), row[1]
+        skeleton = {**stored.skeleton, "channel_values": {}}
+        payload = pack_checkpoint(
+            skeleton, stored.metadata, None, stored.inline, stored.empty, run_id
+        )
+        chk = checkpoint_check(ns, cid, run_id, payload)
+        yield q.UPDATE_PAYLOAD, (payload, chk, th.tid, ns, cid), "none"
+
+
 def delete_for_runs(store: CheckpointStore, run_ids: Sequence[str]) -> q.Program[None]:
-    """Remove the checkpoints (and their writes) that the given runs created."""
+    """Remove the checkpoints (and their writes) that the given runs created.
+
+    A remaining checkpoint whose parent was removed becomes a root (no parent), so no
+    checkpoint points at a missing one.
+    """
     if not run_ids:
         return
-    sql = q.SELECT_RUN_CHECKPOINTS_SQL.format(marks=q.marks(len(run_ids)))
-    rows = yield sql, list(run_ids), "all"
-    keys = [tuple(r) for r in rows]
+    sql = q.SELECT_RUN_CHECKPOINTS.format(marks=q.marks(len(run_ids)))
+    keys = [(int(t), str(n), str(c)) for t, n, c in (yield sql, list(run_ids), "all")]
     if not keys:
         return
-    yield q.DELETE_CHECKPOINT_WRITES_SQL, keys, "many"
-    yield q.DELETE_CHECKPOINT_SQL, keys, "many"
-    for thread_id, ns in sorted({(k[0], k[1]) for k in keys}):
-        yield from gc_blobs(store, thread_id, ns)
+    yield q.DELETE_CHECKPOINT_WRITES, keys, "many"
+    yield q.DELETE_CHECKPOINT, keys, "many"
+    for tid, ns in sorted({(k[0], k[1]) for k in keys}):
+        names = yield q.SELECT_THREAD_BY_TID, (tid,), "all"
+        th = cast(Thread, (yield from store.thread(str(names[0][0]))))  # rows outlive runs
+        gone = {c for t, n, c in keys if t == tid and n == ns}
+        yield from _clear_parents(store, th, ns, gone)
+        yield from _set_head(th, ns)
+        yield from gc_values(store, th, ns)
+        yield from store.bump(th)
 
 
 def copy_thread(store: CheckpointStore, source: str, target: str) -> q.Program[None]:
-    """Copy a thread wholesale; refs stay valid because ``seq`` is per thread.
+    """Copy a thread wholesale; refs stay valid because message numbers are per thread.
 
     Raises:
-        CompactError: the target thread already has messages (their seqs would clash).
+        CompactError: the target thread already has messages or checkpoints.
     """
-    rows = yield q.SELECT_ANY_MESSAGE_SQL, (target,), "all"
-    if rows:
+    src = yield from store.thread(source)
+    if src is None:
+        return
+    dst = cast(Thread, (yield from store.thread(target, create=True)))
+    if (yield q.SELECT_ANY_ROW, (dst.tid, dst.tid), "all"):
         raise CompactError(
-            f"copy_thread: target thread {target!r} already has messages. Copy into a new "
-            f"thread id, or call delete_thread({target!r}) first."
+            f"copy_thread: target thread {target!r} already has messages or checkpoints. "
+            f"Copy into a new thread id, or call delete_thread({target!r}) first."
         )
-    for sql in q.COPY_THREAD_SQL:
-        yield sql, (target, source), "none"
-    texts = yield q.SELECT_THREAD_TEXTS_SQL, (target,), "all"
-    if texts:
-        yield q.INSERT_FTS_SQL, [(tid, q.unpack_text(t)) for tid, t in texts], "many"
-    yield from store.bump_thread(target)
+    for sql in q.COPY_THREAD:
+        yield sql, (dst.tid, src.tid), "none"
+    for text_id, packed in (yield q.SELECT_THREAD_TEXTS, (dst.tid,), "all"):
+        with decoding(Where(source), f"text row {text_id}"):
+            words = index_words(unpack_text(packed))
+        yield store.dialect.fts_insert, (text_id, words), "none"
+    yield from store.bump(dst)
 
 
 def prune(
@@ -106,28 +155,38 @@ def prune(
     """``keep_latest``: keep each namespace's newest checkpoint; ``delete``: drop threads.
 
     Raises:
-        ValueError: an unknown strategy.
+        SaverArgumentError: an unknown strategy.
         CompactError: ``keep_latest`` on a thread that uses a ``DeltaChannel``.
     """
-    if strategy not in ("keep_latest", "delete"):
-        raise ValueError(f"unknown prune strategy {strategy!r}; use 'keep_latest' or 'delete'")
+    if strategy not in PRUNE_STRATEGIES:
+        raise SaverArgumentError(
+            f"unknown prune strategy {strategy!r}; use one of {', '.join(PRUNE_STRATEGIES)}"
+        )
     for thread_id in thread_ids:
         if strategy == "delete":
             yield from delete_thread(store, thread_id)
             continue
-        heads = yield q.SELECT_NAMESPACE_HEADS_SQL, (thread_id,), "all"
-        for ns, head in heads:
-            rows = yield q.SELECT_CHECKPOINT_COLUMNS + _HEAD_WHERE, (thread_id, ns, head), "all"
-            if _DELTA_KEY in q.unpack_checkpoint(rows[0][4], head)[1]:
-                raise CompactError(
-                    f"prune: thread {thread_id!r} uses a DeltaChannel, whose state is rebuilt "
-                    "from older checkpoints' writes; keep_latest would silently empty it. "
-                    "Use strategy='delete', or copy the state into a new thread first."
-                )
-            old = yield q.SELECT_NOT_HEAD_SQL, (thread_id, ns, head), "all"
-            keys = [(thread_id, ns, cid) for (cid,) in old]
-            if keys:
-                yield q.DELETE_CHECKPOINT_WRITES_SQL, keys, "many"
-                yield q.DELETE_CHECKPOINT_SQL, keys, "many"
-            yield q.CLEAR_PARENT_SQL, (thread_id, ns, head), "none"
-            yield from gc_blobs(store, thread_id, ns)
+        th = yield from store.thread(thread_id)
+        if th is None:
+            continue
+        for (ns,) in (yield q.SELECT_NAMESPACES, (th.tid,), "all"):
+            yield from _keep_latest(store, th, str(ns))
+        yield from store.bump(th)
+
+
+def _keep_latest(store: CheckpointStore, th: Thread, ns: str) -> q.Program[None]:
+    rows = yield from _lane_rows(store, th, ns)
+    head_row, head = max(rows, key=lambda r: str(r[0][0]))
+    if _DELTA_KEY in head.metadata:
+        raise CompactError(
+            f"prune: thread {th.thread_id!r} uses a DeltaChannel, whose state is rebuilt "
+            "from older checkpoints' writes; keep_latest would silently empty it. "
+            "Use strategy='delete', or copy the state into a new thread first."
+        )
+    keys = [(th.tid, ns, str(r[0])) for r, _ in rows if r is not head_row]
+    if keys:
+        yield q.DELETE_CHECKPOINT_WRITES, keys, "many"
+        yield q.DELETE_CHECKPOINT, keys, "many"
+    yield from _clear_parents(store, th, ns, None)
+    yield from _set_head(th, ns)
+    yield from gc_values(store, th, ns)

@@ -1,18 +1,16 @@
-"""The public saver methods, written once over two runners: ``_run`` and ``_arun``.
+"""The ``BaseCheckpointSaver`` methods, written once over two runners: ``_run`` and ``_arun``.
 
 ``CompactSqliteSaver`` runs programs on ``sqlite3`` (and its async methods in a worker
 thread); ``AsyncCompactSqliteSaver`` runs them on ``aiosqlite`` (and its sync methods by
-handing the coroutine to its event loop). Every method here is one line of dispatch.
+handing the coroutine to its event loop). Every method here is one line of dispatch;
+the history, redaction and inspection methods are in ``_features``.
 """
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import AsyncIterator, Collection, Iterator, Sequence
-from datetime import UTC, datetime
 from typing import Any, Self, TypeVar
 
-from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     BaseCheckpointSaver,
@@ -20,34 +18,30 @@ from langgraph.checkpoint.base import (
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
+    get_checkpoint_id,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from langgraph_compact.checkpoint import _admin
-from langgraph_compact.checkpoint._core import Program, next_version
+from langgraph_compact.checkpoint._check import Where
+from langgraph_compact.checkpoint._codec import next_version
+from langgraph_compact.checkpoint._features import SaverFeatures
+from langgraph_compact.checkpoint._sql import SQLITE, Dialect, Program
 from langgraph_compact.checkpoint._store import CheckpointStore
-from langgraph_compact.checkpoint.history import (
-    HistoryPage,
-    SummaryGeneration,
-    history_program,
-    message_program,
-    summaries_program,
-)
-from langgraph_compact.checkpoint.redact import RedactionResult, redact_program
 
 __all__ = ["CompactSaverBase"]
 
 T = TypeVar("T")
 
 
-def _history_args(args: dict[str, Any]) -> dict[str, Any]:
-    """The ``history`` keyword arguments out of a ``locals()`` snapshot."""
-    return {k: v for k, v in args.items() if k not in ("self", "thread_id")}
+def _where(config: RunnableConfig | None) -> Where:
+    conf = (config or {}).get("configurable") or {}
+    return Where(str(conf.get("thread_id", "")), get_checkpoint_id(config) if config else None)
 
 
-class CompactSaverBase(BaseCheckpointSaver[str]):
-    """Shared surface of the compact savers; subclasses supply ``_run`` and ``_arun``.
+class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
+    """Shared surface of the compact savers; subclasses supply the runners.
 
     Args:
         serde: serializer for channel values, writes and message skeletons
@@ -55,15 +49,24 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         index_text: keep message text in clear for FTS5 search and the history
             filters. Defaults to ``True`` with a plain ``JsonPlusSerializer`` and to
             ``False`` with any other serializer, so an encrypting one stays encrypting.
+        max_cached_messages: bound of the per-process caches (see ``_cache``).
+        dialect: the SQL backend (``SQLITE``).
     """
 
     def __init__(
-        self, *, serde: SerializerProtocol | None = None, index_text: bool | None = None
+        self,
+        *,
+        serde: SerializerProtocol | None = None,
+        index_text: bool | None = None,
+        max_cached_messages: int | None = None,
+        dialect: Dialect = SQLITE,
     ) -> None:
         super().__init__(serde=serde)
         if index_text is None:
             index_text = serde is None or type(serde) is JsonPlusSerializer
-        self._store = CheckpointStore(self.serde, index_text=index_text)
+        self._store = CheckpointStore(
+            dialect, self.serde, index_text=index_text, max_messages=max_cached_messages
+        )
 
     def with_allowlist(self, extra_allowlist: Collection[tuple[str, ...]]) -> Self:
         """Merge LangGraph's msgpack allowlist into this saver and return it.
@@ -80,31 +83,23 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
             self._store.serde = clone.serde
         return self
 
-    def _run(self, program: Program[T], *, write: bool = False) -> T:
-        raise NotImplementedError
-
-    async def _arun(self, program: Program[T], *, write: bool = False) -> T:
-        raise NotImplementedError
-
-    def _after_redaction(self) -> None:
-        raise NotImplementedError
-
-    async def _aafter_redaction(self) -> None:
-        raise NotImplementedError
-
     def get_next_version(self, current: str | None, channel: None) -> str:
-        """A short, fork-safe, string-ordered version (see ``_core.next_version``)."""
+        """A short, fork-safe, string-ordered version (see ``_codec.next_version``)."""
         return next_version(current)
 
     # --- BaseCheckpointSaver ---------------------------------------------------------
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        """The checkpoint in ``config`` (or the thread's latest), with pending writes."""
-        return self._run(self._store.get_tuple(config))
+        """The checkpoint in ``config`` (or the thread's latest), with pending writes.
+
+        Raises:
+            CorruptionError: a stored row is damaged or missing (names where).
+        """
+        return self._run(self._store.get_tuple(config), where=_where(config))
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         """Async ``get_tuple``."""
-        return await self._arun(self._store.get_tuple(config))
+        return await self._arun(self._store.get_tuple(config), where=_where(config))
 
     def list(
         self,
@@ -116,7 +111,7 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
     ) -> Iterator[CheckpointTuple]:
         """Checkpoints newest first, filtered by thread, namespace, metadata and ``before``."""
         program = self._store.list(config, filter=filter, before=before, limit=limit)
-        yield from self._run(program)
+        yield from self._run(program, where=_where(config))
 
     async def alist(
         self,
@@ -128,7 +123,7 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
     ) -> AsyncIterator[CheckpointTuple]:
         """Async ``list``."""
         program = self._store.list(config, filter=filter, before=before, limit=limit)
-        for item in await self._arun(program):
+        for item in await self._arun(program, where=_where(config)):
             yield item
 
     def put(
@@ -138,9 +133,9 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        """Store a checkpoint; only ``new_versions`` get blobs, messages are stored once."""
+        """Store a checkpoint; only ``new_versions`` get values, messages are stored once."""
         program = self._store.put(config, checkpoint, metadata, new_versions)
-        return self._run(program, write=True)
+        return self._run(program, write=True, where=_where(config))
 
     async def aput(
         self,
@@ -151,7 +146,7 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
     ) -> RunnableConfig:
         """Async ``put``."""
         program = self._store.put(config, checkpoint, metadata, new_versions)
-        return await self._arun(program, write=True)
+        return await self._arun(program, write=True, where=_where(config))
 
     def put_writes(
         self,
@@ -161,7 +156,8 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         task_path: str = "",
     ) -> None:
         """Store a task's pending writes for the checkpoint in ``config``."""
-        self._run(self._store.put_writes(config, writes, task_id, task_path), write=True)
+        program = self._store.put_writes(config, writes, task_id, task_path)
+        self._run(program, write=True, where=_where(config))
 
     async def aput_writes(
         self,
@@ -172,15 +168,17 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
     ) -> None:
         """Async ``put_writes``."""
         program = self._store.put_writes(config, writes, task_id, task_path)
-        await self._arun(program, write=True)
+        await self._arun(program, write=True, where=_where(config))
 
     def delete_thread(self, thread_id: str) -> None:
-        """Delete a thread: checkpoints, blobs, writes, messages and their index."""
-        self._run(_admin.delete_thread(self._store, str(thread_id)), write=True)
+        """Delete a thread: checkpoints, values, writes, messages and their index."""
+        program = _admin.delete_thread(self._store, str(thread_id))
+        self._run(program, write=True, where=Where(str(thread_id)))
 
     async def adelete_thread(self, thread_id: str) -> None:
         """Async ``delete_thread``."""
-        await self._arun(_admin.delete_thread(self._store, str(thread_id)), write=True)
+        program = _admin.delete_thread(self._store, str(thread_id))
+        await self._arun(program, write=True, where=Where(str(thread_id)))
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
         """Delete the checkpoints and writes created by ``run_ids``; messages stay."""
@@ -193,12 +191,12 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Copy every checkpoint, write and message of a thread to a new thread id."""
         program = _admin.copy_thread(self._store, str(source_thread_id), str(target_thread_id))
-        self._run(program, write=True)
+        self._run(program, write=True, where=Where(str(source_thread_id)))
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Async ``copy_thread``."""
         program = _admin.copy_thread(self._store, str(source_thread_id), str(target_thread_id))
-        await self._arun(program, write=True)
+        await self._arun(program, write=True, where=Where(str(source_thread_id)))
 
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         """``keep_latest`` keeps each namespace's newest checkpoint (messages stay);
@@ -209,144 +207,12 @@ class CompactSaverBase(BaseCheckpointSaver[str]):
         """Async ``prune``."""
         await self._arun(_admin.prune(self._store, list(thread_ids), strategy), write=True)
 
-    # --- history, recall, redaction --------------------------------------------------
+    # --- runners (subclasses) --------------------------------------------------------
 
-    def history(
-        self,
-        thread_id: str,
-        *,
-        start: int = 0,
-        end: int | None = None,
-        role: str | None = None,
-        tool_name: str | None = None,
-        text: str | None = None,
-        limit: int = 50,
-        cursor: str | None = None,
-        checkpoint_id: str | None = None,
-        checkpoint_ns: str = "",
-        channel: str = "messages",
-    ) -> HistoryPage:
-        """Page a thread's raw messages; filters narrow a page but never renumber it.
+    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
+        raise NotImplementedError
 
-        Args:
-            thread_id: the thread to read; nothing else is ever visible.
-            start: first index of the message list to consider.
-            end: index after the last one to consider (``None``: the end).
-            role: ``human``/``ai``/``tool``/``system`` (``user``/``assistant`` accepted).
-            tool_name: tool messages of that tool and AI messages that call it.
-            text: words that must all occur (FTS5; operators and quotes are inert).
-            limit: page size.
-            cursor: ``HistoryPage.cursor`` of the previous page (same filters).
-            checkpoint_id: read that checkpoint's list instead of the latest.
-            checkpoint_ns: the namespace (``""``: the root graph).
-            channel: the state key holding the messages.
-
-        Returns:
-            A ``HistoryPage`` with ``items``, ``has_more``, ``cursor`` and ``total``.
-
-        Raises:
-            ValueError: a cursor from another thread or other filters.
-            CompactError: a text filter when the saver does not index text.
-        """
-        return self._run(history_program(self._store, str(thread_id), **_history_args(locals())))
-
-    async def ahistory(
-        self,
-        thread_id: str,
-        *,
-        start: int = 0,
-        end: int | None = None,
-        role: str | None = None,
-        tool_name: str | None = None,
-        text: str | None = None,
-        limit: int = 50,
-        cursor: str | None = None,
-        checkpoint_id: str | None = None,
-        checkpoint_ns: str = "",
-        channel: str = "messages",
-    ) -> HistoryPage:
-        """Async ``history``."""
-        args = _history_args(locals())
-        return await self._arun(history_program(self._store, str(thread_id), **args))
-
-    def get_message(
-        self,
-        thread_id: str,
-        message_id: str,
-        *,
-        checkpoint_id: str | None = None,
-        checkpoint_ns: str = "",
-        channel: str = "messages",
-    ) -> BaseMessage | None:
-        """One message of one thread by id (what a ``ref=`` marker points to).
-
-        The version in the message list of ``checkpoint_id`` (default: the thread's
-        latest checkpoint) is returned; an id not in that list gives its newest version.
-        """
-        args: dict[str, Any] = {
-            "checkpoint_id": checkpoint_id,
-            "checkpoint_ns": checkpoint_ns,
-            "channel": channel,
-        }
-        return self._run(message_program(self._store, str(thread_id), str(message_id), **args))
-
-    async def aget_message(
-        self,
-        thread_id: str,
-        message_id: str,
-        *,
-        checkpoint_id: str | None = None,
-        checkpoint_ns: str = "",
-        channel: str = "messages",
-    ) -> BaseMessage | None:
-        """Async ``get_message``."""
-        args: dict[str, Any] = {
-            "checkpoint_id": checkpoint_id,
-            "checkpoint_ns": checkpoint_ns,
-            "channel": channel,
-        }
-        program = message_program(self._store, str(thread_id), str(message_id), **args)
-        return await self._arun(program)
-
-    def summaries(self, thread_id: str, **kwargs: Any) -> builtins.list[SummaryGeneration]:
-        """The thread's summary generations (coverage, size, summarizer), oldest first."""
-        return self._run(summaries_program(self._store, str(thread_id), **kwargs))
-
-    async def asummaries(self, thread_id: str, **kwargs: Any) -> builtins.list[SummaryGeneration]:
-        """Async ``summaries``."""
-        return await self._arun(summaries_program(self._store, str(thread_id), **kwargs))
-
-    def redact(
-        self, thread_id: str, message_ids: Sequence[str], reason: str, *, actor: str = "unknown"
-    ) -> RedactionResult:
-        """Tombstone messages everywhere they are stored, log it, and vacuum the file.
-
-        Every stored version of each id in ``message_ids`` gets the content
-        ``[redacted: <reason>]`` (messages with the same text but another id keep it),
-        including copies inside other channel values and pending writes. Stored
-        ``RunningSummary`` values drop the items drawn from those messages (and items of
-        unknown lineage), have the redacted words of 6+ characters replaced in what
-        remains, and are marked stale so the compaction node rebuilds them. Other user
-        values (notes, strings, your own models) are left untouched: if they may quote
-        the message, rewrite them yourself with ``update_state``. Other savers on the
-        same file see the redaction on their next call.
-
-        Returns:
-            A ``RedactionResult``; ``message_ids`` lists the ids actually changed, as
-            does the ``lgc_redactions`` log.
-        """
-        now = datetime.now(UTC).isoformat()
-        program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
-        result = self._run(program, write=True)
-        self._after_redaction()
-        return result
-
-    async def aredact(
-        self, thread_id: str, message_ids: Sequence[str], reason: str, *, actor: str = "unknown"
-    ) -> RedactionResult:
-        """Async ``redact``."""
-        now = datetime.now(UTC).isoformat()
-        program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
-        result = await self._arun(program, write=True)
-        await self._aafter_redaction()
-        return result
+    async def _arun(
+        self, program: Program[T], *, write: bool = False, where: Where | None = None
+    ) -> T:
+        raise NotImplementedError

@@ -1,54 +1,65 @@
-"""Pure encodings of the compact savers: versions, texts, skeletons, ref lists, cursors.
+"""Pure encodings of the compact savers: versions, texts, skeletons, checkpoints, writes.
 
-Every format here is part of the on-disk schema: changing one needs a migration (or a
-new format byte), because rows written with the old one must stay readable.
+Every format here is part of the on-disk schema: changing one needs a new format byte
+(or a migration), because rows written with the old one must stay readable. Decoders
+raise the decoder's own errors; callers wrap them with ``_check.decoding`` so a damaged
+row becomes a ``CorruptionError`` naming where it is.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-import re
 import secrets
 import zlib
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import ormsgpack
 
+from langgraph_compact.errors import HistoryCursorError
+
 __all__ = [
-    "REFS_MAX_DEPTH",
-    "RefList",
+    "INLINE_MAX_BYTES",
+    "REFS_TYPE",
+    "WRITE_REFS_TYPE",
     "decode_cursor",
-    "decode_refs",
+    "decode_message_write",
+    "decode_varints",
+    "decode_writes",
     "encode_cursor",
-    "encode_refs",
-    "fts_phrase_query",
+    "encode_message_write",
+    "encode_varints",
+    "encode_writes",
     "next_version",
-    "pack_checkpoint",
     "pack_skeleton",
     "pack_text",
-    "plan_refs",
     "serde_type",
-    "unpack_checkpoint",
     "unpack_skeleton",
     "unpack_text",
 ]
 
-REFS_MAX_DEPTH = 32
-"""A ref list chain longer than this is re-written as a snapshot (bounds reconstruction)."""
+REFS_TYPE = "lgc.refs"
+"""Blob ``type`` of a message ref list (see ``_refs``)."""
+
+WRITE_REFS_TYPE = "lgc.msgs"
+"""Write ``type`` of a pending write whose value is a message or a list of messages."""
+
+INLINE_MAX_BYTES = 16
+"""Channel values whose serialized form is at most this long live in the checkpoint row.
+
+LangGraph's trigger channels (``branch:to:<node>``, value ``None``) and small flags and
+counters change every step; a blob row each would cost more than its key."""
 
 
 def next_version(current: str | int | float | None) -> str:
     """A channel version after ``current``: a zero-padded counter plus a random tail.
 
     The random tail keeps forks apart: two branches that both reach counter 7 of a
-    channel write different blob keys, and blobs are written with ``INSERT OR IGNORE``,
-    so a collision would make one fork silently read the other's value. The tail is 36
-    random bits in 6 base64url characters: k forks reaching the same counter of the same
-    channel collide with probability about k²/2³⁷ (7e-8 for 100 forks). Every checkpoint
-    stores its channel versions, so each extra character costs ~1% of the database.
+    channel write different blob keys, and blobs are written with ``ON CONFLICT DO
+    NOTHING``, so a collision would make one fork silently read the other's value. The
+    tail is 36 random bits in 6 base64url characters: k forks reaching the same counter
+    of the same channel collide with probability about k²/2³⁷ (7e-8 for 100 forks).
     Older rows with a 24-bit hex tail stay readable, since only the counter is parsed and
     it alone decides the order. Ten digits keep string order equal to numeric order for
     ten billion steps.
@@ -68,51 +79,34 @@ def next_version(current: str | int | float | None) -> str:
     return f"{n + 1:010d}.{tail}"
 
 
+# --- message text and skeletons -----------------------------------------------------------
+
 _COMPRESS_MIN_CHARS = 256
 
 
-def pack_text(text: str | None) -> str | bytes | None:
+def pack_text(text: str) -> str | bytes:
     """Message text as stored: zlib-compressed bytes when that saves a quarter or more.
 
-    Tool outputs (code, logs, JSON) shrink to about a third, which keeps a long thread's
-    database near the size of its raw messages; short texts stay plain strings.
+    Tool outputs (code, logs, JSON) shrink to about a third; text that does not compress
+    (base64, hex dumps, encrypted output) and short texts stay plain strings.
 
     >>> unpack_text(pack_text("ab" * 500)) == "ab" * 500
     True
     >>> pack_text("short")
     'short'
     """
-    if text is None or len(text) < _COMPRESS_MIN_CHARS:
+    if len(text) < _COMPRESS_MIN_CHARS:
         return text
     raw = text.encode("utf-8", "surrogatepass")
     packed = zlib.compress(raw, 9)
     return packed if len(packed) * 4 <= len(raw) * 3 else text
 
 
-def unpack_text(value: str | bytes | None) -> str | None:
+def unpack_text(value: str | bytes) -> str:
     """Inverse of ``pack_text``."""
     if isinstance(value, bytes):
         return zlib.decompress(value).decode("utf-8", "surrogatepass")
     return value
-
-
-_CHECKPOINT_FORMAT = b"\x01"
-# A zlib preset dictionary of LangGraph's own checkpoint vocabulary: each row is small
-# (a few hundred bytes), too small to compress well on its own. Changing it needs a new
-# _CHECKPOINT_FORMAT byte, since stored rows need the dictionary they were packed with.
-_CHECKPOINT_ZDICT = ormsgpack.packb(
-    {
-        "v": 4,
-        "ts": "2026-01-01T00:00:00.000000+00:00",
-        "channel_versions": {"__start__": "0000000001.", "messages": "0000000001."},
-        "versions_seen": {"__input__": {}, "__start__": {"__start__": "0000000001."}},
-        "updated_channels": ["messages", "branch:to:", "__pregel_tasks", "__interrupt__"],
-        "source": ["input", "loop", "update", "fork"],
-        "step": 1,
-        "parents": {},
-        "run_id": "",
-    }
-)
 
 
 _SKELETON_ZDICT = ormsgpack.packb(
@@ -177,7 +171,10 @@ def unpack_skeleton(type_: str, blob: bytes) -> bytes:
     if not type_.endswith(_PACKED_SUFFIX):
         return blob
     unpacker = zlib.decompressobj(zdict=_SKELETON_ZDICT)
-    return unpacker.decompress(blob) + unpacker.flush()
+    out = unpacker.decompress(blob) + unpacker.flush()
+    if not unpacker.eof:
+        raise zlib.error("truncated skeleton")
+    return out
 
 
 def serde_type(type_: str) -> str:
@@ -189,109 +186,79 @@ def serde_type(type_: str) -> str:
     return type_.removesuffix(_PACKED_SUFFIX)
 
 
-def pack_checkpoint(checkpoint: Mapping[str, Any], metadata: Mapping[str, Any]) -> bytes:
-    """The checkpoint without values or id (both live elsewhere) plus its metadata.
+# --- varints, pending writes --------------------------------------------------------------
 
-    Like LangGraph's savers, metadata is stored outside the serde; the skeleton holds
-    only ids, timestamps, channel names and versions. Packed msgpack against a
-    dictionary of LangGraph's vocabulary keeps the per-step row at about 150 bytes.
 
-    >>> cp = {"v": 4, "id": "x", "ts": "t", "channel_values": {"a": 1}, "channel_versions": {}}
-    >>> unpack_checkpoint(pack_checkpoint(cp, {"step": 1}), "x")
-    ({'v': 4, 'ts': 't', 'channel_versions': {}, 'id': 'x'}, {'step': 1})
+def encode_varints(values: Sequence[int]) -> bytes:
+    """Unsigned LEB128 varints, one after the other.
+
+    >>> decode_varints(encode_varints([0, 1, 127, 128, 300000]))
+    [0, 1, 127, 128, 300000]
     """
-    skeleton = {k: v for k, v in checkpoint.items() if k not in ("channel_values", "id")}
-    packer = zlib.compressobj(9, zdict=_CHECKPOINT_ZDICT)
-    raw = ormsgpack.packb([skeleton, dict(metadata)], default=str)
-    return _CHECKPOINT_FORMAT + packer.compress(raw) + packer.flush()
+    out = bytearray()
+    for v in values:
+        if v < 0:
+            raise ValueError(f"varint must be non-negative, got {v}")
+        while v >= 0x80:
+            out.append((v & 0x7F) | 0x80)
+            v >>= 7
+        out.append(v)
+    return bytes(out)
 
 
-def unpack_checkpoint(blob: bytes, checkpoint_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Inverse of ``pack_checkpoint``: ``(checkpoint without values, metadata)``."""
-    if blob[:1] != _CHECKPOINT_FORMAT:
-        raise ValueError(f"checkpoint {checkpoint_id}: unknown skeleton format {blob[:1]!r}")
-    unpacker = zlib.decompressobj(zdict=_CHECKPOINT_ZDICT)
-    raw = unpacker.decompress(blob[1:]) + unpacker.flush()
-    skeleton, metadata = ormsgpack.unpackb(raw)
-    skeleton["id"] = checkpoint_id
-    return skeleton, metadata
+def decode_varints(data: bytes) -> list[int]:
+    """Inverse of ``encode_varints``; raises ``ValueError`` on a truncated varint."""
+    out: list[int] = []
+    v = shift = 0
+    for b in data:
+        v |= (b & 0x7F) << shift
+        if b & 0x80:
+            shift += 7
+        else:
+            out.append(v)
+            v = shift = 0
+    if shift:
+        raise ValueError("truncated varint")
+    return out
 
 
-@dataclass(frozen=True)
-class RefList:
-    """A message ref list as stored: ``keep`` refs of ``base`` followed by ``tail``.
+_WRITES_FORMAT = 1
 
-    ``base`` is another version of the same channel in the same thread and namespace;
-    ``None`` means ``tail`` is the whole list (a snapshot). ``depth`` counts links.
+
+def encode_writes(writes: Sequence[tuple[int, str, str, bytes]]) -> bytes:
+    """One task's pending writes ``(idx, channel, type, value bytes)`` as one row value.
+
+    >>> decode_writes(encode_writes([(0, "messages", "lgc.msgs", b"\\x01")]))
+    [(0, 'messages', 'lgc.msgs', b'\\x01')]
     """
-
-    base: str | None
-    keep: int
-    tail: tuple[int, ...]
-    depth: int = 0
+    return ormsgpack.packb([_WRITES_FORMAT, [list(w) for w in writes]])
 
 
-def encode_refs(refs: RefList) -> bytes:
-    """Compact JSON for a ref list (ints only, so no serde and nothing to encrypt).
+def decode_writes(blob: bytes) -> list[tuple[int, str, str, bytes]]:
+    """Inverse of ``encode_writes``."""
+    fmt, rows = ormsgpack.unpackb(blob)
+    if fmt != _WRITES_FORMAT:
+        raise ValueError(f"unknown writes row format {fmt!r}")
+    return [(int(i), str(c), str(t), bytes(b)) for i, c, t, b in rows]
 
-    The base version is not in the blob: it is the row's ``base_version`` column, which
-    garbage collection reads without decoding.
 
-    >>> decode_refs(encode_refs(RefList("v1", 2, (5, 6), 1)), "v1")
-    RefList(base='v1', keep=2, tail=(5, 6), depth=1)
+def encode_message_write(one: bool, seqs: Sequence[int]) -> bytes:
+    """A message write's value: one message or a list, as message numbers.
+
+    >>> decode_message_write(encode_message_write(True, [7]))
+    (True, [7])
     """
-    return json.dumps([refs.keep, list(refs.tail), refs.depth], separators=(",", ":")).encode()
+    return bytes([1 if one else 0]) + encode_varints(seqs)
 
 
-def decode_refs(blob: bytes, base: str | None) -> RefList:
-    """Inverse of ``encode_refs``, given the row's ``base_version``."""
-    keep, tail, depth = json.loads(blob)
-    return RefList(base, int(keep), tuple(int(x) for x in tail), int(depth))
+def decode_message_write(blob: bytes) -> tuple[bool, list[int]]:
+    """Inverse of ``encode_message_write``."""
+    if not blob or blob[0] not in (0, 1):
+        raise ValueError("not a message write")
+    return bool(blob[0]), decode_varints(blob[1:])
 
 
-def plan_refs(
-    seqs: tuple[int, ...], base_version: str | None, base: tuple[int, ...] | None, depth: int
-) -> RefList:
-    """Encode ``seqs`` against ``base`` (the channel's previous list) when that pays.
-
-    A snapshot is written when there is no base, when the chain would exceed
-    ``REFS_MAX_DEPTH``, or when less than half of the list is a shared prefix.
-
-    >>> plan_refs((1, 2, 3), "v", (1, 2), 0)
-    RefList(base='v', keep=2, tail=(3,), depth=1)
-    >>> plan_refs((1, 2, 3), None, None, 0)
-    RefList(base=None, keep=0, tail=(1, 2, 3), depth=0)
-    """
-    if base is None or base_version is None or depth + 1 > REFS_MAX_DEPTH:
-        return RefList(None, 0, seqs)
-    n = len(base)
-    if seqs[:n] == base:
-        keep = n
-    else:
-        keep = 0
-        for a, b in zip(seqs, base, strict=False):
-            if a != b:
-                break
-            keep += 1
-    if keep * 2 < len(seqs) or keep == 0:
-        return RefList(None, 0, seqs)
-    return RefList(base_version, keep, seqs[keep:], depth + 1)
-
-
-_TOKEN = re.compile(r"[^\W_]+")
-
-
-def fts_phrase_query(text: str) -> str:
-    """An FTS5 query matching messages that contain every word of ``text``.
-
-    ``text`` is cut into the tokens FTS5's ``unicode61`` tokenizer would produce
-    (letters and digits), and each is double-quoted, so FTS5 operators, column filters,
-    quotes and SQL metacharacters in user or model input are inert.
-
-    >>> fts_phrase_query('x OR 1=1; DROP "t" -- NEAR(a*)')
-    '"x" "OR" "1" "1" "DROP" "t" "NEAR" "a"'
-    """
-    return " ".join(f'"{t}"' for t in _TOKEN.findall(text))
+# --- history cursors ----------------------------------------------------------------------
 
 
 def encode_cursor(payload: dict[str, Any]) -> str:
@@ -301,12 +268,12 @@ def encode_cursor(payload: dict[str, Any]) -> str:
 
 
 def decode_cursor(cursor: str) -> dict[str, Any]:
-    """Inverse of ``encode_cursor``; raises ``ValueError`` on anything else."""
+    """Inverse of ``encode_cursor``; raises ``HistoryCursorError`` on anything else."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         value = json.loads(raw)
     except (ValueError, TypeError) as e:
-        raise ValueError(f"not a history cursor: {cursor!r}") from e
+        raise HistoryCursorError(f"not a history cursor: {cursor!r}") from e
     if not isinstance(value, dict):
-        raise ValueError(f"not a history cursor: {cursor!r}")
+        raise HistoryCursorError(f"not a history cursor: {cursor!r}")
     return value

@@ -1,62 +1,54 @@
-"""Message storage for the compact savers: each message once per thread, lists as refs.
+"""Message storage: each message once per thread, its text once per content, verified.
 
-``MessageStore`` holds the per-process caches that make a put cost O(new messages):
-decoded messages by ``(thread, seq)``, ref lists by channel version, and the ``seq`` of
-message objects already seen. Its methods are programs (see ``_core.Program``).
+``MessageStore`` is the base of the storage programs: it resolves a thread id to its
+row (creating it for writes) and stores and loads message rows. A message row holds the
+message's *skeleton* (the serde-encoded message without its id and, when the content is
+a string, without its text); the text lives in ``lgc_texts`` (zlib-packed when that
+pays, its words indexed by FTS5) and is shared by every message of the thread with the
+same content. Every row is checked against its ``chk`` when it is read (``_check``).
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Hashable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any, cast
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
-from langgraph_compact.checkpoint import _core as q
-from langgraph_compact.checkpoint._core import Program, RefList
+from langgraph_compact.checkpoint import _sql as q
+from langgraph_compact.checkpoint._cache import StoreCache, ThreadCache
+from langgraph_compact.checkpoint._check import (
+    Where,
+    corrupt,
+    decoding,
+    message_check,
+    thread_check,
+    verify_check,
+)
+from langgraph_compact.checkpoint._codec import (
+    pack_skeleton,
+    pack_text,
+    serde_type,
+    unpack_skeleton,
+    unpack_text,
+)
+from langgraph_compact.checkpoint._fts import index_words
 from langgraph_compact.messages import message_digest, message_text
 
-__all__ = ["MessageStore", "is_message_list", "is_message_write"]
+__all__ = ["MessageStore", "Thread", "is_message_write", "tool_names"]
 
-_CACHE_LIMIT = 200_000
 _CHUNK = 400
 
 
-class _Lru(OrderedDict[Hashable, Any]):
-    """A small bounded LRU map; the caches must not grow with the number of threads.
+@dataclass(frozen=True)
+class Thread:
+    """A thread as the programs use it: its id, its row number and its cache."""
 
-    Keys are tuples starting with the thread id; ``touched`` (shared by a store's
-    caches) collects the threads written to during the current transaction.
-    """
-
-    def __init__(self, touched: set[str], limit: int = _CACHE_LIMIT) -> None:
-        super().__init__()
-        self.limit = limit
-        self.touched = touched
-
-    def put(self, key: Hashable, value: Any) -> None:
-        if isinstance(key, tuple):
-            self.touched.add(key[0])
-        self[key] = value
-        self.move_to_end(key)
-        if len(self) > self.limit:
-            self.popitem(last=False)
-
-    def drop_thread(self, thread_id: str) -> None:
-        for key in [k for k in self if isinstance(k, tuple) and k[0] == thread_id]:
-            del self[key]
-
-
-def is_message_list(value: object) -> bool:
-    """Whether a channel value is stored as refs: a non-empty list of messages with ids."""
-    return (
-        isinstance(value, list)
-        and bool(value)
-        and all(isinstance(m, BaseMessage) and m.id for m in value)
-    )
+    thread_id: str
+    tid: int
+    cache: ThreadCache
 
 
 def is_message_write(value: object) -> bool:
@@ -68,8 +60,8 @@ def is_message_write(value: object) -> bool:
     )
 
 
-def _tool_names(message: BaseMessage) -> str:
-    """``|a|b|``: the tools a message calls or answers, for an exact ``instr`` match."""
+def tool_names(message: BaseMessage) -> str:
+    """``|a|b|``: the tools a message calls or answers, for the ``tool_name`` filter."""
     names: list[str] = []
     if isinstance(message, AIMessage):
         names = [tc["name"] for tc in message.tool_calls]
@@ -79,267 +71,190 @@ def _tool_names(message: BaseMessage) -> str:
 
 
 class MessageStore:
-    """Messages stored once per thread, and channel lists stored as delta ref lists.
+    """Threads and message rows as programs, over one serializer and one cache.
 
     Args:
-        serde: the saver's serializer, used for message skeletons (the message minus
-            its text).
+        dialect: the SQL backend's differences (``_sql.SQLITE``).
+        serde: the saver's serializer, used for message skeletons and values.
         index_text: store message text (compressed) in clear for FTS5 search and the
             history filters. Turn it off with an encrypting serializer: text then stays
             inside the serde-encoded skeleton and text search is unavailable.
+        max_messages: the cache bound (see ``_cache``).
     """
 
-    def __init__(self, serde: SerializerProtocol, *, index_text: bool = True) -> None:
+    def __init__(
+        self,
+        dialect: q.Dialect,
+        serde: SerializerProtocol,
+        *,
+        index_text: bool = True,
+        max_messages: int | None = None,
+    ) -> None:
+        self.dialect = dialect
         self.serde = serde
         self.index_text = index_text
-        self.touched: set[str] = set()
-        t = self.touched
-        self.messages = _Lru(t)  # (thread, seq) -> decoded message
-        self.refs = _Lru(t)  # (thread, ns, channel, version) -> (seqs, depth)
-        self.latest_refs = _Lru(t)  # (thread, ns, channel) -> version
-        self.seq_by_key = _Lru(t)  # (thread, message id, digest) -> seq
-        self.seq_by_obj = _Lru(t)  # (thread, id(obj)) -> (obj, content, id, seq)
-        # Message lists by channel version, and the last list seen per channel: a put
-        # whose list starts with the same objects only looks at the new tail.
-        self.lists = _Lru(t, limit=256)  # (thread, ns, channel, version) -> messages
-        self.last_list = _Lru(t, limit=4096)  # (thread, ns, channel) -> (ids, seqs, objects)
-        self._caches = (
-            self.messages,
-            self.refs,
-            self.latest_refs,
-            self.seq_by_key,
-            self.seq_by_obj,
-            self.lists,
-            self.last_list,
-        )
+        self.cache = StoreCache() if max_messages is None else StoreCache(max_messages)
 
-        # thread -> the lgc_thread_epochs value the thread's cached entries were read at.
-        # A thread with cached entries always has an epoch here (forget_thread drops
-        # both; overflowing the map drops every cache).
-        self.epochs: dict[str, int] = {}
+    # --- threads -------------------------------------------------------------------------
 
-    def forget_thread(self, thread_id: str) -> None:
-        """Drop every cached value of a thread (after deletes, prunes and redactions)."""
-        for cache in self._caches:
-            cache.drop_thread(thread_id)
-        self.epochs.pop(thread_id, None)
+    def thread(self, thread_id: str, *, create: bool = False) -> q.Program[Thread | None]:
+        """The thread's row (verified), created for writes; ``None`` if absent on reads.
 
-    def sync_thread(self, thread_id: str) -> Program[None]:
-        """Drop the thread's cached state if another saver changed it since we cached it.
-
-        Every program that reads or writes a thread through the caches runs this first:
-        one primary-key lookup of the thread's change counter, which ``bump_thread``
-        moves on redaction, deletion, pruning, run deletion and copy (in any process).
+        One primary-key lookup per operation. Its ``epoch`` moves on every redaction,
+        deletion, prune and copy (in any process), which drops stale cached state.
         """
-        rows = yield q.SELECT_EPOCH_SQL, (thread_id,), "all"
-        epoch = int(rows[0][0]) if rows else 0
-        cached = self.epochs.get(thread_id)
-        if cached == epoch:
-            return
-        if cached is not None:
-            self.forget_thread(thread_id)
-        if len(self.epochs) >= _CACHE_LIMIT:
-            for cache in self._caches:
-                cache.clear()
-            self.epochs.clear()
-        self.epochs[thread_id] = epoch
-        self.touched.add(thread_id)
+        rows = yield q.SELECT_THREAD, (thread_id,), "all"
+        if rows:
+            tid, epoch, stored = rows[0]
+            tid = int(tid)
+            verify_check(Where(thread_id), stored, thread_check(tid, thread_id), "the thread row")
+            return Thread(thread_id, tid, self.cache.thread(tid, int(epoch)))
+        if not create:
+            return None
+        rows = yield q.INSERT_THREAD, (thread_id, b""), "all"
+        tid = int(rows[0][0])
+        yield q.SET_THREAD_CHECK, (thread_check(tid, thread_id), tid), "none"
+        self.cache.touch(tid)
+        return Thread(thread_id, tid, self.cache.thread(tid, 0))
 
-    def bump_thread(self, thread_id: str) -> Program[None]:
-        """Record that a thread's stored history changed under every saver's caches."""
-        yield q.BUMP_EPOCH_SQL, (thread_id,), "none"
-        self.forget_thread(thread_id)
+    def bump(self, th: Thread) -> q.Program[None]:
+        """Record that the thread's stored history changed under every saver's caches."""
+        yield q.BUMP_EPOCH, (th.tid,), "none"
+        self.cache.forget(th.tid)
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """Wrap one program run: if it fails (the runner rolled back), forget its caches.
+    # --- message rows --------------------------------------------------------------------
 
-        Programs fill the caches as they go, before ``COMMIT``; a cached seq or ref list
-        from a rolled-back transaction would point at rows that were never stored. The
-        savers run one program at a time per store (under their lock), so every thread
-        written to since ``transaction`` was entered belongs to this program.
-        """
-        self.touched.clear()
-        try:
-            yield
-        except BaseException:
-            for thread_id in list(self.touched):
-                self.forget_thread(thread_id)
-            raise
-        finally:
-            self.touched.clear()
+    def split(self, message: BaseMessage) -> tuple[str, bytes, int, str | None]:
+        """``(type, skeleton, content_in_text, text)``: the message with id and text split off.
 
-    # --- messages --------------------------------------------------------------------
-
-    def _skeleton(
-        self, message: BaseMessage, message_id: str | None
-    ) -> tuple[str, bytes, int, str | None]:
-        """(type, blob, content_in_text, text): the message with its text split off.
-
-        The id is pinned to ``message_id`` (read once by the caller), because LangGraph
-        may assign it in place on another thread while a node's writes are stored.
+        The id lives in its own column, so the skeleton leaves it out. String content
+        goes to the text table (``content_in_text`` 1); other content stays in the
+        skeleton, and its text blocks are still stored for search.
         """
         content = message.content
-        if not self.index_text:
-            full = message.model_copy(update={"id": message_id})
-            return *q.pack_skeleton(*self.serde.dumps_typed(full)), 0, None
-        if isinstance(content, str):
-            bare = message.model_copy(update={"content": "", "id": message_id})
-            return *q.pack_skeleton(*self.serde.dumps_typed(bare)), 1, content
-        full = message.model_copy(update={"id": message_id})
-        return *q.pack_skeleton(*self.serde.dumps_typed(full)), 0, message_text(message)
+        if self.index_text and isinstance(content, str) and content:
+            bare = message.model_copy(update={"content": "", "id": None})
+            return *pack_skeleton(*self.serde.dumps_typed(bare)), 1, content
+        full = message.model_copy(update={"id": None})
+        text = message_text(message) if self.index_text else None
+        return *pack_skeleton(*self.serde.dumps_typed(full)), 0, text or None
 
-    def loads_skeleton(self, t: str, blob: bytes) -> Any:
-        """Decode a stored message skeleton (see ``_core.pack_skeleton``)."""
-        return self.serde.loads_typed((q.serde_type(t), q.unpack_skeleton(t, blob)))
+    def store_messages(self, th: Thread, messages: Sequence[BaseMessage]) -> q.Program[list[int]]:
+        """Store each message once per thread and return their numbers (``seq``).
 
-    def store_messages(self, thread_id: str, messages: Sequence[BaseMessage]) -> Program[list[int]]:
-        """Store each message once per thread and return their ``seq`` numbers.
-
-        Algorithm: an object already seen (same object, same content object) reuses its
-        seq without hashing; otherwise the digest is looked up in memory, then in the
-        database; only messages never stored are serialized and inserted.
+        Algorithm: an object already seen (same object, same content object, same id)
+        reuses its number without hashing; otherwise its digest is looked up in memory,
+        then in the database; only messages never stored are serialized and inserted.
         """
+        tc, cache = th.cache, self.cache
         seqs: list[int] = []
         missing: dict[tuple[str, bytes], list[int]] = {}
         pending: dict[tuple[str, bytes], tuple[BaseMessage, str | None]] = {}
         for i, m in enumerate(messages):
-            # The id is read once and checked too: add_messages assigns ids in place,
-            # after a node's writes (stored id-less) and before the next checkpoint.
+            # The id is read once: add_messages assigns ids in place, after a node's
+            # writes (stored id-less) and before the next checkpoint.
             mid = m.id
-            hit = self.seq_by_obj.get((thread_id, id(m)))
-            if hit is not None and hit[0] is m and hit[1] is m.content and hit[2] == mid:
-                seqs.append(hit[3])
+            seq = cache.seq_of(tc, m, mid)
+            if seq is not None:
+                seqs.append(seq)
                 continue
             key = (mid or "", bytes.fromhex(message_digest(m)))
-            seq = self.seq_by_key.get((thread_id, *key))
+            seq = cache.seq_for_key(tc, key)
             if seq is None:
                 missing.setdefault(key, []).append(i)
                 pending[key] = (m, mid)
-                seqs.append(-1)
+                seq = -1
             else:
-                seqs.append(seq)
-                self.seq_by_obj.put((thread_id, id(m)), (m, m.content, mid, seq))
+                cache.put_seq(tc, key, seq, m, mid)
+            seqs.append(seq)
         found: dict[tuple[str, bytes], int] = {}
         for key in missing:
-            if not key[0]:
-                # Id-less copies (a node's writes, before add_messages assigns the id)
-                # always get a row of their own; their text is still stored once.
-                continue
-            rows = yield q.SELECT_MESSAGE_KEYS_SQL, (thread_id, *key), "all"
-            if rows:
-                found[key] = int(rows[0][2])
+            if key[0]:  # id-less copies always get a row of their own (text still shared)
+                rows = yield q.SELECT_MESSAGE_SEQ, (th.tid, *key), "all"
+                if rows:
+                    found[key] = int(rows[0][0])
         new = [k for k in missing if k not in found]
         if new:
-            rows = yield q.SELECT_MAX_SEQ_SQL, (thread_id,), "all"
-            nxt = int(rows[0][0]) + 1
-            msg_rows, text_rows = [], []
-            for key in new:
-                m, mid = pending[key]
-                t, blob, in_text, text = self._skeleton(m, mid)
-                found[key] = nxt
-                msg_rows.append(
-                    (thread_id, nxt, key[0], key[1], m.type, _tool_names(m), t, blob, in_text)
-                )
-                text_rows.append((thread_id, key[1], text))
-                nxt += 1
-            yield q.INSERT_MESSAGE_SQL, msg_rows, "many"
-            for thread, digest, text in text_rows:
-                inserted = yield q.INSERT_TEXT_SQL, (thread, digest, q.pack_text(text)), "all"
-                if inserted and text is not None:
-                    yield q.INSERT_FTS_SQL, (inserted[0][0], text), "none"
+            yield from self._insert(th, new, pending, found)
         for key, positions in missing.items():
             m, mid = pending[key]
             for i in positions:
                 seqs[i] = found[key]
-            self.seq_by_key.put((thread_id, *key), found[key])
-            self.seq_by_obj.put((thread_id, id(m)), (m, m.content, mid, found[key]))
+            cache.put_seq(tc, key, found[key], m, mid)
         return seqs
 
-    def store_list(
-        self, thread_id: str, ns: str, channel: str, messages: Sequence[BaseMessage]
-    ) -> Program[tuple[int, ...]]:
-        """``store_messages`` for a channel's whole list, O(new messages) in steady state.
+    def _insert(
+        self,
+        th: Thread,
+        keys: list[tuple[str, bytes]],
+        pending: dict[tuple[str, bytes], tuple[BaseMessage, str | None]],
+        found: dict[tuple[str, bytes], int],
+    ) -> q.Program[None]:
+        self.cache.touch(th.tid)
+        rows = yield q.SELECT_MAX_SEQ, (th.tid,), "all"
+        nxt = int(rows[0][0]) + 1
+        msg_rows: list[tuple[Any, ...]] = []
+        texts: dict[bytes, str] = {}
+        for key in keys:
+            m, _mid = pending[key]
+            t, blob, in_text, text = self.split(m)
+            role, tools = m.type, tool_names(m)
+            chk = message_check(nxt, key[0], key[1], role, tools, t, blob, in_text, text)
+            msg_rows.append((th.tid, nxt, key[0], key[1], role, tools, t, blob, in_text, chk))
+            if text is not None:
+                texts[key[1]] = text
+            found[key] = nxt
+            nxt += 1
+        yield q.INSERT_MESSAGE, msg_rows, "many"
+        for digest, text in texts.items():
+            inserted = yield q.INSERT_TEXT, (th.tid, digest, pack_text(text)), "all"
+            if inserted:
+                yield self.dialect.fts_insert, (inserted[0][0], index_words(text)), "none"
 
-        When the list starts with exactly the objects of the last list seen for this
-        channel (LangGraph's ``add_messages`` appends and keeps the objects), only the
-        tail is looked at. Messages are treated as immutable, as the reducers do.
-        """
-        key = (thread_id, ns, channel)
-        last = self.last_list.get(key)
-        seqs: tuple[int, ...] | None = None
-        if last is not None:
-            ids, last_seqs, _objects = last
-            k = len(ids)
-            if len(messages) >= k and tuple(map(id, messages[:k])) == ids:
-                tail = yield from self.store_messages(thread_id, messages[k:])
-                seqs = last_seqs + tuple(tail)
-        if seqs is None:
-            seqs = tuple((yield from self.store_messages(thread_id, messages)))
-        self.remember_list(key, seqs, list(messages))
-        return seqs
-
-    def remember_list(
-        self, key: tuple[str, str, str], seqs: tuple[int, ...], objects: list[BaseMessage]
-    ) -> None:
-        r"""Record the last list of a channel (the objects keep their ``id()``\s valid)."""
-        self.last_list.put(key, (tuple(map(id, objects)), seqs, objects))
-
-    def load_messages(self, thread_id: str, seqs: Sequence[int]) -> Program[list[BaseMessage]]:
-        """Messages for ``seqs`` in order, decoded once per process.
+    def load_messages(
+        self, th: Thread, seqs: Sequence[int], where: Where
+    ) -> q.Program[list[BaseMessage]]:
+        """Messages for ``seqs`` in order, decoded and verified once per process.
 
         The objects are shared between calls, like the values of LangGraph's own
         channels: treat them as immutable (``add_messages`` replaces, never mutates).
+
+        Raises:
+            CorruptionError: a row is missing, fails its check or does not decode.
         """
-        need = sorted({s for s in seqs if (thread_id, s) not in self.messages})
+        tc, cache = th.cache, self.cache
+        got: dict[int, BaseMessage] = {}
+        need = sorted({s for s in seqs if cache.message(tc, s) is None})
         for start in range(0, len(need), _CHUNK):
             chunk = need[start : start + _CHUNK]
-            sql = q.SELECT_MESSAGES_SQL.format(marks=q.marks(len(chunk)))
-            rows = yield sql, (thread_id, *chunk), "all"
-            for seq, t, skeleton, in_text, text in rows:
-                m = cast(BaseMessage, self.loads_skeleton(t, skeleton))
-                if in_text:
-                    m = m.model_copy(update={"content": q.unpack_text(text) or ""})
-                self.messages.put((thread_id, int(seq)), m)
+            sql = q.SELECT_MESSAGES.format(marks=q.marks(len(chunk)))
+            for row in (yield sql, (th.tid, *chunk), "all"):
+                m = self.decode_row(row, where)
+                got[int(row[0])] = m
+                cache.put_message(tc, int(row[0]), m)
         out: list[BaseMessage] = []
         for s in seqs:
-            cached = self.messages.get((thread_id, s))
-            if cached is None:
-                raise KeyError(f"thread {thread_id!r}: message row {s} is missing")
-            out.append(cached)
+            found = got.get(s) or cache.message(tc, s)
+            if found is None:
+                raise corrupt(where.at(seq=s), f"message row {s} is missing")
+            out.append(found)
         return out
 
-    # --- ref lists -------------------------------------------------------------------
-
-    def resolve_refs(
-        self, thread_id: str, ns: str, channel: str, version: str, refs: RefList | None = None
-    ) -> Program[tuple[int, ...]]:
-        """The full seq list of a stored ref list, following at most ``REFS_MAX_DEPTH`` links."""
-        key = (thread_id, ns, channel, version)
-        hit = self.refs.get(key)
-        if hit is not None:
-            return cast(tuple[int, ...], hit[0])
-        if refs is None:
-            rows = yield q.SELECT_BLOB_SQL, (thread_id, ns, channel, version), "all"
-            if not rows:
-                raise KeyError(f"thread {thread_id!r}: ref list {channel}@{version} is missing")
-            refs = q.decode_refs(rows[0][1], rows[0][2])
-        seqs = refs.tail
-        if refs.base is not None:
-            base = yield from self.resolve_refs(thread_id, ns, channel, refs.base)
-            seqs = base[: refs.keep] + refs.tail
-        self.refs.put(key, (seqs, refs.depth))
-        return seqs
-
-    def _plan_refs(
-        self, thread_id: str, ns: str, channel: str, version: str, seqs: tuple[int, ...]
-    ) -> Program[RefList]:
-        base_version = self.latest_refs.get((thread_id, ns, channel))
-        hit = self.refs.get((thread_id, ns, channel, base_version)) if base_version else None
-        if base_version == version or hit is None:
-            return RefList(None, 0, seqs)
-        # Another process may have pruned the base since we cached it.
-        rows = yield q.SELECT_BLOB_EXISTS_SQL, (thread_id, ns, channel, base_version), "all"
-        if not rows:
-            return RefList(None, 0, seqs)
-        return q.plan_refs(seqs, base_version, hit[0], hit[1])
+    def decode_row(self, row: Sequence[Any], where: Where) -> BaseMessage:
+        """A message from its row (``_sql.SELECT_MESSAGES`` columns), verified first."""
+        seq, mid, digest, role, tools, t, skeleton, in_text, stored, packed = row
+        at = where.at(seq=int(seq), message_id=mid or None)
+        if in_text and packed is None:
+            raise corrupt(at, "its text row is missing")
+        with decoding(at, "the message text"):
+            text = unpack_text(packed) if packed is not None else None
+        expected = message_check(int(seq), mid, digest, role, tools, t, skeleton, in_text, text)
+        verify_check(at, stored, expected, "the message row")
+        with decoding(at, "the message skeleton"):
+            message = self.serde.loads_typed((serde_type(t), unpack_skeleton(t, skeleton)))
+        if not isinstance(message, BaseMessage):
+            raise corrupt(at, f"the message row decodes to {type(message).__name__}")
+        update: dict[str, Any] = {"id": mid or None}
+        if in_text:
+            update["content"] = text
+        return message.model_copy(update=update)

@@ -1,39 +1,57 @@
-"""The storage logic of the savers as programs: pure generators over ``Stmt`` tuples.
+"""The saver operations as programs: pure generators over ``Stmt`` tuples.
 
-``CheckpointStore`` turns each saver operation into a ``Program``; the sync saver runs it
-on ``sqlite3`` and the async saver on ``aiosqlite``. Message storage and its caches come
-from ``MessageStore``.
+``CheckpointStore`` turns each ``BaseCheckpointSaver`` operation into a ``Program``; the
+sync saver runs it on ``sqlite3`` and the async saver on ``aiosqlite``. Every row read is
+verified (``_check``): damage raises ``CorruptionError`` naming the thread, the
+checkpoint and the channel or message, never a wrong or empty value.
 """
 
 from __future__ import annotations
 
 import builtins
-import json
 from collections.abc import Sequence
 from typing import Any, cast
 
-from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
-    WRITES_IDX_MAP,
     ChannelVersions,
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
-    PendingWrite,
     get_checkpoint_id,
     get_serializable_checkpoint_metadata,
-    writes_sort_key,
 )
 
-from langgraph_compact.checkpoint import _core as q
-from langgraph_compact.checkpoint._core import REFS_TYPE, WRITE_REFS_TYPE, Program, RefList
-from langgraph_compact.checkpoint._messages import MessageStore, is_message_list, is_message_write
+from langgraph_compact.checkpoint import _sql as q
+from langgraph_compact.checkpoint._check import (
+    Where,
+    blob_check,
+    checkpoint_check,
+    corrupt,
+    decoding,
+    head_check,
+    verify_check,
+)
+from langgraph_compact.checkpoint._codec import (
+    INLINE_MAX_BYTES,
+    REFS_TYPE,
+)
+from langgraph_compact.checkpoint._lists import load_list, store_list
+from langgraph_compact.checkpoint._messages import MessageStore, Thread
+from langgraph_compact.checkpoint._payload import (
+    StoredCheckpoint,
+    pack_checkpoint,
+    unpack_checkpoint,
+)
+from langgraph_compact.checkpoint._refs import row_blob
+from langgraph_compact.checkpoint._writes import load_writes, store_writes
 
-__all__ = ["CheckpointStore", "is_message_list"]
+__all__ = ["CheckpointStore", "config_for"]
+
+_INLINE_TYPES = (type(None), bool, int, float)
 
 
-def _config(thread_id: str, ns: str, checkpoint_id: str) -> RunnableConfig:
+def config_for(thread_id: str, ns: str, checkpoint_id: str) -> RunnableConfig:
     return {
         "configurable": {
             "thread_id": thread_id,
@@ -43,10 +61,15 @@ def _config(thread_id: str, ns: str, checkpoint_id: str) -> RunnableConfig:
     }
 
 
-class CheckpointStore(MessageStore):
-    """Every saver operation as a ``Program``, over the shared message store."""
+def _lane(config: RunnableConfig) -> tuple[str, str]:
+    conf = config["configurable"]
+    return str(conf["thread_id"]), str(conf.get("checkpoint_ns", "") or "")
 
-    # --- checkpoints -----------------------------------------------------------------
+
+class CheckpointStore(MessageStore):
+    """Every saver operation as a ``Program``, over the message store and its cache."""
+
+    # --- writing -------------------------------------------------------------------------
 
     def put(
         self,
@@ -54,49 +77,78 @@ class CheckpointStore(MessageStore):
         checkpoint: Checkpoint,
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
-    ) -> Program[RunnableConfig]:
-        """Store a checkpoint: blobs only for ``new_versions``, messages as refs."""
-        conf = config["configurable"]
-        thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
+    ) -> q.Program[RunnableConfig]:
+        """Store a checkpoint: values only for ``new_versions``, message lists as refs."""
+        thread_id, ns = _lane(config)
+        th = cast(Thread, (yield from self.thread(thread_id, create=True)))
+        cid = checkpoint["id"]
         values = checkpoint["channel_values"]
-        yield from self.sync_thread(thread_id)
+        inline: dict[str, tuple[str, bytes]] = {}
+        empty: list[str] = []
         blob_rows: list[tuple[Any, ...]] = []
-        cached: list[tuple[tuple[str, str, str, str], tuple[int, ...], int]] = []
-        for channel, raw_version in new_versions.items():
+        for channel, raw_version in checkpoint["channel_versions"].items():
             version = str(raw_version)
-            row: tuple[Any, ...] = (thread_id, ns, channel, version)
-            value = values.get(channel)
             if channel not in values:
-                continue  # no row: a version without a blob loads as "no value"
-            if is_message_list(value):
-                msgs = cast(list[BaseMessage], value)
-                seqs = yield from self.store_list(thread_id, ns, channel, msgs)
-                refs = yield from self._plan_refs(thread_id, ns, channel, version, seqs)
-                blob_rows.append((*row, REFS_TYPE, q.encode_refs(refs), refs.base))
-                cached.append(((thread_id, ns, channel, version), seqs, refs.depth))
-                self.lists.put((thread_id, ns, channel, version), list(msgs))
-            else:
-                blob_rows.append((*row, *self.serde.dumps_typed(value), None))
+                empty.append(channel)
+                continue
+            value = values[channel]
+            small = isinstance(value, _INLINE_TYPES) or (
+                isinstance(value, str) and len(value) <= INLINE_MAX_BYTES
+            )
+            if small:
+                t, b = self.serde.dumps_typed(value)
+                if len(b) <= INLINE_MAX_BYTES:
+                    inline[channel] = (t, b)
+                    continue
+            if channel not in new_versions:
+                continue  # unchanged: its row was written with its version
+            written = yield from store_list(self, th, ns, channel, version, value)
+            if written is not None:
+                if written.new:
+                    yield from self._put_refs(th, ns, channel, written.link)
+                continue
+            t, b = self.serde.dumps_typed(value)
+            chk = blob_check(ns, channel, version, t, b)
+            blob_rows.append((th.tid, ns, version, channel, t, b, None, chk))
         if blob_rows:
-            yield q.INSERT_BLOB_SQL, blob_rows, "many"
-        md = get_serializable_checkpoint_metadata(config, metadata)
-        run_id = cast(dict[str, Any], md).get("run_id")
-        yield (
-            q.UPSERT_CHECKPOINT_SQL,
-            (
-                thread_id,
-                ns,
-                checkpoint["id"],
-                conf.get("checkpoint_id"),
-                str(run_id) if run_id is not None else None,
-                q.pack_checkpoint(checkpoint, md),
-            ),
-            "none",
-        )
-        for key, seqs, depth in cached:
-            self.refs.put(key, (seqs, depth))
-            self.latest_refs.put(key[:3], key[3])
-        return _config(thread_id, ns, checkpoint["id"])
+            yield q.INSERT_BLOB, blob_rows, "many"
+        md = cast(dict[str, Any], get_serializable_checkpoint_metadata(config, metadata))
+        run_id = str(md["run_id"]) if md.get("run_id") is not None else None
+        parent = config["configurable"].get("checkpoint_id")
+        payload = pack_checkpoint(checkpoint, md, parent, inline, empty, run_id)
+        chk = checkpoint_check(ns, cid, run_id, payload)
+        row = (th.tid, ns, cid, run_id, payload, th.tid, ns, cid, chk)
+        added = yield q.INSERT_CHECKPOINT, row, "all"
+        if not added:
+            yield q.REPLACE_CHECKPOINT, (run_id, payload, chk, th.tid, ns, cid), "none"
+        yield from self._advance_head(th, ns, cid, 1 if added else 0)
+        return config_for(thread_id, ns, cid)
+
+    def _put_refs(self, th: Thread, ns: str, channel: str, link: Any) -> q.Program[None]:
+        row = (th.tid, ns, link.version, channel, REFS_TYPE, row_blob(link), link.base, link.check)
+        inserted = yield q.INSERT_REFS, row, "all"
+        if not inserted:  # an older row with this key stays: our chain no longer matches it
+            self.cache.forget(th.tid)
+
+    def _advance_head(self, th: Thread, ns: str, cid: str, added: int) -> q.Program[None]:
+        head = yield from self.head(th, ns)
+        if head is None:
+            rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
+            newest, count = str(rows[0][0]), int(rows[0][1])
+        else:
+            newest, count = max(head[0], cid), head[1] + added
+        row = (th.tid, ns, newest, count, head_check(ns, newest, count))
+        yield q.UPSERT_HEAD, row, "none"
+
+    def head(self, th: Thread, ns: str) -> q.Program[tuple[str, int] | None]:
+        """The namespace's recorded newest checkpoint and checkpoint count (verified)."""
+        rows = yield q.SELECT_HEAD, (th.tid, ns), "all"
+        if not rows:
+            return None
+        cid, count, stored = rows[0]
+        where = Where(th.thread_id, str(cid))
+        verify_check(where, stored, head_check(ns, str(cid), int(count)), "the head record")
+        return str(cid), int(count)
 
     def put_writes(
         self,
@@ -104,56 +156,45 @@ class CheckpointStore(MessageStore):
         writes: Sequence[tuple[str, Any]],
         task_id: str,
         task_path: str = "",
-    ) -> Program[None]:
-        """Store pending writes; message values become refs to the message table."""
-        conf = config["configurable"]
-        thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
-        yield from self.sync_thread(thread_id)
-        rows = []
-        for idx, (channel, value) in enumerate(writes):
-            if is_message_write(value):
-                one = isinstance(value, BaseMessage)
-                msgs = [value] if one else list(value)
-                seqs = yield from self.store_messages(thread_id, msgs)
-                t, blob = WRITE_REFS_TYPE, json.dumps([one, seqs]).encode()
-            else:
-                t, blob = self.serde.dumps_typed(value)
-            rows.append(
-                (
-                    thread_id,
-                    ns,
-                    str(conf["checkpoint_id"]),
-                    task_id,
-                    task_path,
-                    WRITES_IDX_MAP.get(channel, idx),
-                    channel,
-                    t,
-                    blob,
-                )
-            )
-        upsert = all(w[0] in WRITES_IDX_MAP for w in writes)
-        if rows:
-            yield (q.UPSERT_WRITE_SQL if upsert else q.INSERT_WRITE_SQL), rows, "many"
+    ) -> q.Program[None]:
+        """Store a task's pending writes as one row; message values become refs."""
+        thread_id, ns = _lane(config)
+        th = cast(Thread, (yield from self.thread(thread_id, create=True)))
+        cid = str(config["configurable"]["checkpoint_id"])
+        yield from store_writes(self, th, ns, cid, writes, task_id, task_path)
 
-    def get_tuple(self, config: RunnableConfig) -> Program[CheckpointTuple | None]:
-        """The checkpoint named by ``config``, or the thread's latest in its namespace."""
-        conf = config["configurable"]
-        thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
-        yield from self.sync_thread(thread_id)
-        if checkpoint_id := get_checkpoint_id(config):
-            sql = q.SELECT_CHECKPOINT_COLUMNS + (
-                " WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
-            )
-            params: tuple[Any, ...] = (thread_id, ns, checkpoint_id)
-        else:
-            sql = q.SELECT_CHECKPOINT_COLUMNS + (
-                " WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1"
-            )
-            params = (thread_id, ns)
-        rows = yield sql, params, "all"
-        if not rows:
+    # --- reading -------------------------------------------------------------------------
+
+    def get_tuple(self, config: RunnableConfig) -> q.Program[CheckpointTuple | None]:
+        """The checkpoint named by ``config``, or the thread's newest in its namespace."""
+        thread_id, ns = _lane(config)
+        th = yield from self.thread(thread_id)
+        if th is None:
             return None
-        return (yield from self.tuple_from_row(rows[0]))
+        cid = get_checkpoint_id(config)
+        if not cid:
+            head = yield from self.head(th, ns)
+            if head is None:
+                rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
+                if int(rows[0][1]):
+                    raise corrupt(Where(thread_id), f"namespace {ns!r} has no head record")
+                return None
+            cid = head[0]
+        rows = yield q.SELECT_CHECKPOINT, (th.tid, ns, cid), "all"
+        if not rows:
+            if get_checkpoint_id(config):
+                return None
+            raise corrupt(Where(thread_id, cid), "the thread's newest checkpoint row is missing")
+        tup, parent = yield from self.tuple_from_row(th, ns, rows[0], remember=True)
+        if parent:
+            found = yield (
+                q.SELECT_EXISTING_CHECKPOINTS.format(marks="?"),
+                (th.tid, ns, parent),
+                "all",
+            )
+            if not found:
+                raise corrupt(Where(thread_id, cid), f"its parent checkpoint {parent} is missing")
+        return tup
 
     def list(
         self,
@@ -162,95 +203,124 @@ class CheckpointStore(MessageStore):
         filter: dict[str, Any] | None = None,
         before: RunnableConfig | None = None,
         limit: int | None = None,
-    ) -> Program[list[CheckpointTuple]]:
+    ) -> q.Program[builtins.list[CheckpointTuple]]:
         """Matching checkpoints, newest first; metadata is filtered before values load."""
-        wheres: list[str] = []
-        params: list[Any] = []
+        params: builtins.list[Any] = []
+        conf = config["configurable"] if config is not None else {}
+        ns = conf.get("checkpoint_ns")
+        cid = get_checkpoint_id(config) if config is not None else None
+        before_id = get_checkpoint_id(before) if before is not None else None
         if config is not None:
-            conf = config["configurable"]
-            wheres.append("thread_id = ?")
-            params.append(str(conf["thread_id"]))
-            if conf.get("checkpoint_ns") is not None:
-                wheres.append("checkpoint_ns = ?")
-                params.append(str(conf["checkpoint_ns"]))
-            if checkpoint_id := get_checkpoint_id(config):
-                wheres.append("checkpoint_id = ?")
-                params.append(checkpoint_id)
-        if before is not None and (before_id := get_checkpoint_id(before)):
-            wheres.append("checkpoint_id < ?")
-            params.append(before_id)
-        where = " WHERE " + " AND ".join(wheres) if wheres else ""
-        sql = q.SELECT_CHECKPOINT_COLUMNS + where + " ORDER BY checkpoint_id DESC"
-        if limit is not None and not filter:
-            sql += f" LIMIT {int(limit)}"
+            th = yield from self.thread(str(conf["thread_id"]))
+            if th is None:
+                return []
+            params.append(th.tid)
+        params += [str(ns)] if ns is not None else []
+        params += [cid] if cid else []
+        params += [before_id] if before_id else []
+        sql = q.list_checkpoints(
+            thread=config is not None,
+            ns=ns is not None,
+            checkpoint=bool(cid),
+            before=bool(before_id),
+            limit=limit if not filter else None,
+        )
         rows = yield sql, params, "all"
-        for thread_id in dict.fromkeys(str(r[0]) for r in rows):
-            yield from self.sync_thread(thread_id)
-        out: list[CheckpointTuple] = []
-        for row in rows:
+        threads: dict[str, Thread] = {}
+        out: builtins.list[tuple[CheckpointTuple, Thread, str, str | None]] = []
+        for thread_id, _tid, row_ns, *row in rows:
             if limit is not None and len(out) >= limit:
                 break
+            if thread_id not in threads:
+                found = yield from self.thread(thread_id)
+                if found is None:
+                    continue
+                threads[thread_id] = found
+            th = threads[thread_id]
             if filter:
-                md = q.unpack_checkpoint(row[4], row[2])[1]
-                if any(md.get(k) != v for k, v in filter.items()):
+                stored = self._stored(th, row_ns, row)
+                if any(stored.metadata.get(k) != v for k, v in filter.items()):
                     continue
-            out.append((yield from self.tuple_from_row(row)))
-        return out
+            tup, parent = yield from self.tuple_from_row(th, row_ns, row, remember=False)
+            out.append((tup, th, row_ns, parent))
+        yield from self._check_parents(out)
+        return [t for t, *_ in out]
 
-    def tuple_from_row(self, row: Sequence[Any]) -> Program[CheckpointTuple]:
-        """Rebuild a ``CheckpointTuple`` from a checkpoint row, its blobs and its writes."""
-        thread_id, ns, checkpoint_id, parent_id, raw = row
-        skeleton, metadata = q.unpack_checkpoint(raw, checkpoint_id)
-        versions: dict[str, Any] = skeleton.get("channel_versions", {})
+    def _check_parents(
+        self, items: builtins.list[tuple[CheckpointTuple, Thread, str, str | None]]
+    ) -> q.Program[None]:
+        """Raise if a listed checkpoint's parent is missing (one query per 400 parents)."""
+        wanted: dict[tuple[int, str], set[str]] = {}
+        for _, th, ns, parent in items:
+            if parent:
+                wanted.setdefault((th.tid, ns), set()).add(parent)
+        missing: set[tuple[int, str, str]] = set()
+        for (tid, ns), parents in wanted.items():
+            ids = sorted(parents)
+            found: set[str] = set()
+            for start in range(0, len(ids), 400):
+                chunk = ids[start : start + 400]
+                sql = q.SELECT_EXISTING_CHECKPOINTS.format(marks=q.marks(len(chunk)))
+                found |= {str(r[0]) for r in (yield sql, (tid, ns, *chunk), "all")}
+            missing |= {(tid, ns, p) for p in parents - found}
+        for tup, th, ns, parent in items:
+            if parent and (th.tid, ns, parent) in missing:
+                cid = str(tup.config["configurable"]["checkpoint_id"])
+                raise corrupt(
+                    Where(th.thread_id, cid), f"its parent checkpoint {parent} is missing"
+                )
+
+    def _stored(self, th: Thread, ns: str, row: Sequence[Any]) -> StoredCheckpoint:
+        cid, run_id, payload, _tasks, stored = row
+        where = Where(th.thread_id, str(cid))
+        verify_check(
+            where, stored, checkpoint_check(ns, cid, run_id, payload), "the checkpoint row"
+        )
+        with decoding(where, "the checkpoint row"):
+            return unpack_checkpoint(payload, run_id)
+
+    def tuple_from_row(
+        self, th: Thread, ns: str, row: Sequence[Any], *, remember: bool
+    ) -> q.Program[tuple[CheckpointTuple, str | None]]:
+        """Rebuild a ``CheckpointTuple`` (and its parent id) from a row, its values and writes."""
+        cid, _run_id, _payload, tasks, _chk = row
+        where = Where(th.thread_id, str(cid))
+        stored = self._stored(th, ns, row)
+        versions: dict[str, Any] = stored.skeleton.get("channel_versions", {})
         values: dict[str, Any] = {}
-        if versions:
-            pairs = [(c, str(v)) for c, v in versions.items()]
-            # Driving the join from the VALUES list makes each row a primary-key lookup;
-            # "(channel, version) IN (VALUES ...)" scans the thread's blobs instead.
-            sql = q.SELECT_CHECKPOINT_BLOBS_SQL.format(values=",".join(["(?, ?)"] * len(pairs)))
-            rows = yield sql, (*(x for p in pairs for x in p), thread_id, ns), "all"
-            for channel, version, t, blob, base in rows:
-                if t == "empty":
-                    continue
-                if t == REFS_TYPE:
-                    values[channel] = yield from self._load_list(
-                        (thread_id, ns, channel, version), q.decode_refs(blob, base)
-                    )
-                else:
-                    values[channel] = self.serde.loads_typed((t, blob))
-        write_rows = yield q.SELECT_WRITES_SQL, (thread_id, ns, checkpoint_id), "all"
-        writes: list[PendingWrite] = []
-        for task_id, channel, t, blob, _path, _idx in sorted(
-            write_rows, key=lambda w: writes_sort_key(w[4], w[0], int(w[5]))
-        ):
-            writes.append((task_id, channel, (yield from self.load_value(thread_id, t, blob))))
-        checkpoint = cast(Checkpoint, {**skeleton, "channel_values": values})
-        return CheckpointTuple(
-            _config(thread_id, ns, checkpoint_id),
+        for channel, (t, b) in stored.inline.items():
+            with decoding(where.at(channel=channel), "the inline value"):
+                values[channel] = self.serde.loads_typed((t, b))
+        skip = set(stored.inline) | set(stored.empty)
+        need = [(str(v), c) for c, v in versions.items() if c not in skip]
+        if need:
+            sql = q.SELECT_BLOBS.format(values=q.values_list(len(need), 2))
+            rows = yield sql, (*(x for pair in need for x in pair), th.tid, ns), "all"
+            found = {(str(r[1]), str(r[0])): r for r in rows}
+            for version, channel in need:
+                blob_row = found.get((version, channel))
+                at = where.at(channel=channel)
+                if blob_row is None:
+                    raise corrupt(at, f"its value row (version {version}) is missing")
+                values[channel] = yield from self._value(th, ns, blob_row, at, remember)
+        writes = yield from load_writes(self, th, ns, str(cid), int(tasks), where)
+        checkpoint = cast(Checkpoint, {**stored.skeleton, "id": cid, "channel_values": values})
+        parent = stored.parent
+        tup = CheckpointTuple(
+            config_for(th.thread_id, ns, str(cid)),
             checkpoint,
-            cast(CheckpointMetadata, metadata),
-            _config(thread_id, ns, parent_id) if parent_id else None,
+            cast(CheckpointMetadata, stored.metadata),
+            config_for(th.thread_id, ns, parent) if parent else None,
             writes,
         )
+        return tup, parent
 
-    def _load_list(
-        self, key: tuple[str, str, str, str], refs: RefList
-    ) -> Program[builtins.list[BaseMessage]]:
-        """A message-list channel value; a copy of the cached list when there is one."""
-        thread_id = key[0]
-        seqs = yield from self.resolve_refs(*key, refs)
-        objects = self.lists.get(key)
-        if objects is None:
-            objects = yield from self.load_messages(thread_id, seqs)
-            self.lists.put(key, objects)
-        self.latest_refs.put(key[:3], key[3])
-        self.remember_list(key[:3], seqs, objects)
-        return list(objects)
-
-    def load_value(self, thread_id: str, t: str, blob: bytes | None) -> Program[Any]:
-        """A write value: message refs are resolved, anything else goes through serde."""
-        if t != WRITE_REFS_TYPE:
-            return self.serde.loads_typed((t, blob or b""))
-        one, seqs = json.loads(blob or b"[false, []]")
-        msgs = yield from self.load_messages(thread_id, [int(s) for s in seqs])
-        return msgs[0] if one else msgs
+    def _value(
+        self, th: Thread, ns: str, row: Sequence[Any], where: Where, remember: bool
+    ) -> q.Program[Any]:
+        channel, version, t, blob, _base, stored = row
+        if t == REFS_TYPE:
+            return (yield from load_list(self, th, ns, channel, version, where, remember=remember))
+        verify_check(where, stored, blob_check(ns, channel, version, t, blob), "the value row")
+        with decoding(where, "the value row"):
+            return self.serde.loads_typed((t, blob))

@@ -26,22 +26,31 @@ import aiosqlite
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
-from langgraph_compact.checkpoint._core import SQLITE, Program, migrate
-from langgraph_compact.checkpoint.redact import MAINTENANCE_SQL
+from langgraph_compact.checkpoint._check import Where
+from langgraph_compact.checkpoint._schema import migrate
+from langgraph_compact.checkpoint._sql import Program
+from langgraph_compact.checkpoint.sqlite import damaged, is_damage, wal_program
 
 __all__ = ["AsyncCompactSqliteSaver", "adrive"]
 
 T = TypeVar("T")
 
 
-async def adrive(conn: aiosqlite.Connection, program: Program[T], *, write: bool) -> T:
+async def adrive(
+    conn: aiosqlite.Connection,
+    program: Program[T],
+    *,
+    write: bool | None,
+    where: Where | None = None,
+) -> T:
     """Run a program on an ``aiosqlite`` connection inside one transaction (see ``drive``).
 
     Not cancellation-safe by itself: a cancel between ``BEGIN`` and ``COMMIT`` would
     leave the shared connection inside the transaction. ``_finish`` runs it shielded.
     """
     try:
-        await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        if write is not None:
+            await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         rows: Any = None
         try:
             while True:
@@ -49,17 +58,27 @@ async def adrive(conn: aiosqlite.Connection, program: Program[T], *, write: bool
                 if fetch == "many":
                     await conn.executemany(sql, params)
                     rows = []
+                elif fetch == "try":
+                    try:
+                        async with conn.execute(sql, params) as cur:
+                            await cur.fetchall()
+                        rows = []
+                    except sqlite3.DatabaseError as e:
+                        rows = [(str(e),)]
                 else:
                     async with conn.execute(sql, params) as cur:
                         rows = list(await cur.fetchall()) if fetch == "all" else []
         except StopIteration as stop:
             result: T = stop.value
-        await conn.execute("COMMIT")
+        if write is not None:
+            await conn.execute("COMMIT")
         return result
-    except BaseException:
+    except BaseException as e:
         if conn.in_transaction:
-            with suppress(sqlite3.OperationalError):  # "no transaction is active"
+            with suppress(sqlite3.Error):  # "no transaction is active", or a damaged file
                 await conn.execute("ROLLBACK")
+        if is_damage(e):
+            raise damaged(e, where) from e
         raise
     finally:
         program.close()
@@ -91,6 +110,7 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
             (``isolation_level=None``), which ``from_conn_string`` does for you.
         serde: serializer for non-message values and message skeletons.
         index_text: see ``CompactSaverBase``.
+        max_cached_messages: see ``CompactSaverBase``.
     """
 
     def __init__(
@@ -99,8 +119,11 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
         *,
         serde: SerializerProtocol | None = None,
         index_text: bool | None = None,
+        max_cached_messages: int | None = None,
     ) -> None:
-        super().__init__(serde=serde, index_text=index_text)
+        super().__init__(
+            serde=serde, index_text=index_text, max_cached_messages=max_cached_messages
+        )
         self.conn = conn
         self.lock = asyncio.Lock()
         self.is_setup = False
@@ -116,10 +139,11 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
             yield cls(conn, **kwargs)
 
     async def setup(self) -> None:
-        """Switch to WAL and apply pending migrations; runs once, automatically.
+        """Set up the connection and apply pending migrations; runs once, automatically.
 
         Raises:
             SchemaVersionError: the file was written by a newer langgraph-compact.
+            CorruptionError: SQLite reports the file as damaged.
         """
         async with self.lock:
             await self._setup_locked()
@@ -127,20 +151,25 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
     async def _setup_locked(self) -> None:
         if self.is_setup:
             return
-        await self.conn.execute("PRAGMA journal_mode=WAL")
-        await adrive(self.conn, migrate(SQLITE), write=True)
+        for sql in self._store.dialect.on_open:
+            async with self.conn.execute(sql) as cur:
+                await cur.fetchall()
+        with self._store.cache.transaction():
+            await adrive(self.conn, migrate(self._store.dialect), write=True)
         self.is_setup = True
 
-    async def _arun(self, program: Program[T], *, write: bool = False) -> T:
+    async def _arun(
+        self, program: Program[T], *, write: bool = False, where: Where | None = None
+    ) -> T:
         async with self.lock:
-            return await _finish(self._run_locked(program, write=write))
+            return await _finish(self._run_locked(program, write, where))
 
-    async def _run_locked(self, program: Program[T], *, write: bool) -> T:
+    async def _run_locked(self, program: Program[T], write: bool | None, where: Where | None) -> T:
         await self._setup_locked()
-        with self._store.transaction():
-            return await adrive(self.conn, program, write=write)
+        with self._store.cache.transaction():
+            return await adrive(self.conn, program, write=write, where=where)
 
-    def _run(self, program: Program[T], *, write: bool = False) -> T:
+    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
         try:
             if asyncio.get_running_loop() is self.loop:
                 raise asyncio.InvalidStateError(
@@ -150,14 +179,12 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
                 )
         except RuntimeError:
             pass
-        future = asyncio.run_coroutine_threadsafe(self._arun(program, write=write), self.loop)
-        return future.result()
+        coro = self._arun(program, write=write, where=where)
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
 
-    def _after_redaction(self) -> None:
-        asyncio.run_coroutine_threadsafe(self._aafter_redaction(), self.loop).result()
-
-    async def _aafter_redaction(self) -> None:
+    async def _awal_remaining(self) -> int:
         async with self.lock:
-            for sql in MAINTENANCE_SQL:
-                async with self.conn.execute(sql) as cur:
-                    await cur.fetchall()
+            return await _finish(self._run_locked(wal_program(), None, None))
+
+    def _wal_remaining(self) -> int:
+        return asyncio.run_coroutine_threadsafe(self._awal_remaining(), self.loop).result()

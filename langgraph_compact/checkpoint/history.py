@@ -2,8 +2,8 @@
 
 Positions are indices into the message list of one checkpoint (the thread's latest by
 default), the same indices a ``RunningSummary`` coverage cursor uses. Filters (role,
-tool name, FTS5 text) narrow the page but never renumber it, so an item's ``index`` can
-be handed straight to a summary or a recall marker.
+tool name, text) narrow the page but never renumber it, so an item's ``index`` can be
+handed straight to a summary or a recall marker.
 """
 
 from __future__ import annotations
@@ -16,9 +16,15 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from langgraph_compact.checkpoint import _core as q
+from langgraph_compact.checkpoint import _sql as q
+from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
+from langgraph_compact.checkpoint._codec import REFS_TYPE, decode_cursor, encode_cursor
+from langgraph_compact.checkpoint._fts import SearchTerms, search_terms
+from langgraph_compact.checkpoint._lists import resolve_list
+from langgraph_compact.checkpoint._messages import Thread
 from langgraph_compact.checkpoint._store import CheckpointStore
-from langgraph_compact.errors import CompactError
+from langgraph_compact.errors import CompactError, HistoryCursorError, SaverArgumentError
+from langgraph_compact.messages import message_text
 
 __all__ = [
     "HistoryItem",
@@ -30,20 +36,8 @@ __all__ = [
 ]
 
 _ROLE_ALIASES = {"user": "human", "assistant": "ai"}
-_LATEST_SQL = """SELECT checkpoint_id, checkpoint FROM lgc_checkpoints
-    WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1"""
-_BY_ID_SQL = """SELECT checkpoint_id, checkpoint FROM lgc_checkpoints
-    WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
-_BLOB_TYPE_SQL = """SELECT type FROM lgc_blobs
-    WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?"""
-_FTS_FILTER = """m.digest IN (SELECT t.digest FROM lgc_message_fts f
-    JOIN lgc_message_texts t ON t.text_id = f.rowid
-    WHERE lgc_message_fts MATCH ? AND t.thread_id = ?)"""
-_MESSAGE_BY_ID_SQL = """SELECT seq FROM lgc_messages
-    WHERE thread_id = ? AND message_id = ? ORDER BY seq DESC"""
-_ALL_CHECKPOINTS_SQL = """SELECT checkpoint_id, checkpoint FROM lgc_checkpoints
-    WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id"""
 _SUMMARY_FIELDS = ("generation", "head_end", "covered_through", "summarizer", "token_count")
+_SCAN_WINDOW = 200
 
 
 @dataclass(frozen=True)
@@ -84,10 +78,67 @@ def _filter_key(filters: Mapping[str, Any]) -> str:
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
-def _checkpoint_row(thread_id: str, ns: str, checkpoint_id: str | None) -> q.Stmt:
-    if checkpoint_id:
-        return _BY_ID_SQL, (thread_id, ns, checkpoint_id), "all"
-    return _LATEST_SQL, (thread_id, ns), "all"
+def _checkpoint(
+    store: CheckpointStore, th: Thread, ns: str, checkpoint_id: str | None
+) -> q.Program[tuple[Any, ...] | None]:
+    """The checkpoint row named (or the namespace's newest), or ``None``."""
+    if checkpoint_id is None:
+        head = yield from store.head(th, ns)
+        if head is None:
+            return None
+        checkpoint_id = head[0]
+    rows = yield q.SELECT_CHECKPOINT, (th.tid, ns, checkpoint_id), "all"
+    return tuple(rows[0]) if rows else None
+
+
+def _list_seqs(
+    store: CheckpointStore, th: Thread, ns: str, row: tuple[Any, ...], channel: str
+) -> q.Program[list[int]]:
+    """The message numbers of ``channel`` in a checkpoint row, or ``[]`` if not a list."""
+    stored = store._stored(th, ns, row)
+    version = stored.skeleton.get("channel_versions", {}).get(channel)
+    if version is None or channel in stored.inline or channel in stored.empty:
+        return []
+    where = Where(th.thread_id, str(row[0]), channel)
+    key = (th.tid, ns, str(version), channel)
+    rows = yield q.SELECT_BLOB, key, "all"
+    if not rows:
+        raise corrupt(where, f"its value row (version {version}) is missing")
+    if rows[0][0] != REFS_TYPE:
+        return []
+    return (yield from resolve_list(store, th, ns, channel, str(version), where))
+
+
+def _filtered(
+    store: CheckpointStore, th: Thread, role: str | None, tool_name: str | None, text: str | None
+) -> q.Program[tuple[set[int] | None, SearchTerms | None]]:
+    """Message numbers passing the role, tool and indexed-text filters (``None``: all),
+    and the query terms when blob-like runs are still to be matched by scanning."""
+    allowed: set[int] | None = None
+    if role or tool_name:
+        want = f"|{tool_name}|" if tool_name else None
+        rows = yield q.SELECT_MESSAGE_FACETS, (th.tid,), "all"
+        allowed = {
+            int(seq)
+            for seq, r, tools in rows
+            if (not role or r == role) and (want is None or want in tools)
+        }
+    if not (text and text.strip()):
+        return allowed, None
+    if not store.index_text:
+        raise CompactError(
+            f"thread {th.thread_id!r}: text search needs index_text=True; this saver keeps "
+            "message text inside its (encrypting) serializer."
+        )
+    terms = search_terms(text)
+    if terms.empty:  # only punctuation: nothing can match
+        return set(), None
+    if terms.match is not None:
+        sql = q.SELECT_FTS_FILTER.format(fts=store.dialect.fts_filter)
+        rows = yield sql, (th.tid, terms.match, th.tid), "all"
+        hits = {int(r[0]) for r in rows}
+        allowed = hits if allowed is None else allowed & hits
+    return allowed, terms if terms.scan else None
 
 
 def history_program(
@@ -108,86 +159,46 @@ def history_program(
     """Page raw messages by index range, role, tool name and text (see ``history``).
 
     Raises:
-        ValueError: a cursor from another thread or another set of filters.
+        SaverArgumentError: ``limit`` below 1.
+        HistoryCursorError: a cursor from another thread or another set of filters.
         CompactError: a text filter on a saver that does not index text.
     """
     if limit < 1:
-        raise ValueError("limit must be at least 1")
+        raise SaverArgumentError(f"history: limit must be at least 1, got {limit}")
     role = _ROLE_ALIASES.get(role, role) if role else None
     filters = {"s": start, "e": end, "r": role, "t": tool_name, "q": text, "ch": channel}
     fkey = _filter_key({**filters, "thread": thread_id, "ns": checkpoint_ns})
     pos = max(start, 0)
     if cursor is not None:
-        c = q.decode_cursor(cursor)
+        c = decode_cursor(cursor)
         if c.get("f") != fkey:
-            raise ValueError("this cursor belongs to another thread or other filters")
+            raise HistoryCursorError("this cursor belongs to another thread or other filters")
         pos, checkpoint_id = int(c["i"]), str(c["c"])
-    yield from store.sync_thread(thread_id)
-    rows = yield _checkpoint_row(thread_id, checkpoint_ns, checkpoint_id)
-    if not rows:
+    th = yield from store.thread(thread_id)
+    row = None if th is None else (yield from _checkpoint(store, th, checkpoint_ns, checkpoint_id))
+    if th is None or row is None:
         return HistoryPage([], False, None, checkpoint_id, 0)
-    cid, raw = rows[0]
-    version = q.unpack_checkpoint(raw, cid)[0].get("channel_versions", {}).get(channel)
-    seqs: tuple[int, ...] = ()
-    if version is not None:
-        key = (thread_id, checkpoint_ns, channel, str(version))
-        types = yield _BLOB_TYPE_SQL, key, "all"
-        if types and types[0][0] == q.REFS_TYPE:
-            seqs = yield from store.resolve_refs(*key)
-    matching: set[int] | None = None
-    if role or tool_name or (text and text.strip()):
-        where, params = ["m.thread_id = ?"], [thread_id]
-        if role:
-            where.append("m.role = ?")
-            params.append(role)
-        if tool_name:
-            where.append("instr(m.tool_names, ?) > 0")
-            params.append(f"|{tool_name}|")
-        if text and text.strip():
-            if not store.index_text:
-                raise CompactError(
-                    f"thread {thread_id!r}: text search needs index_text=True; this saver "
-                    "keeps message text inside its (encrypting) serializer."
-                )
-            query = q.fts_phrase_query(text)
-            # No words (only punctuation): nothing can match; FTS5 rejects an empty query.
-            where.append(_FTS_FILTER if query else "0")
-            params += [query, thread_id] if query else []
-        found = yield "SELECT m.seq FROM lgc_messages m WHERE " + " AND ".join(where), params, "all"
-        matching = {int(r[0]) for r in found}
+    cid = str(row[0])
+    where = Where(thread_id, cid, channel)
+    seqs = yield from _list_seqs(store, th, checkpoint_ns, row, channel)
+    allowed, scan = yield from _filtered(store, th, role, tool_name, text)
     stop = len(seqs) if end is None else min(end, len(seqs))
     picks: list[int] = []
     i = pos
     while i < stop and len(picks) <= limit:
-        if matching is None or seqs[i] in matching:
-            picks.append(i)
-        i += 1
+        window = range(i, min(stop, i + _SCAN_WINDOW))
+        found = [j for j in window if allowed is None or seqs[j] in allowed]
+        i = window.stop
+        if scan is not None and found:
+            msgs = yield from store.load_messages(th, [seqs[j] for j in found], where)
+            found = [j for j, m in zip(found, msgs, strict=True) if scan.matches(message_text(m))]
+        picks += found
     has_more = len(picks) > limit
     picks = picks[:limit]
-    msgs = yield from store.load_messages(thread_id, [seqs[i] for i in picks])
-    next_cursor = (
-        q.encode_cursor({"c": cid, "i": picks[-1] + 1, "f": fkey}) if has_more and picks else None
-    )
-    items = [HistoryItem(i, m) for i, m in zip(picks, msgs, strict=True)]
+    loaded = yield from store.load_messages(th, [seqs[j] for j in picks], where)
+    items = [HistoryItem(j, m) for j, m in zip(picks, loaded, strict=True)]
+    next_cursor = encode_cursor({"c": cid, "i": picks[-1] + 1, "f": fkey}) if has_more else None
     return HistoryPage(items, has_more, next_cursor, cid, len(seqs))
-
-
-def _checkpoint_seqs(
-    store: CheckpointStore, thread_id: str, ns: str, checkpoint_id: str | None, channel: str
-) -> q.Program[tuple[int, ...]]:
-    """The message refs of ``channel`` in a checkpoint (the latest by default), or ``()``."""
-    rows = yield _checkpoint_row(thread_id, ns, checkpoint_id)
-    if not rows:
-        return ()
-    cid, raw = rows[0]
-    version = q.unpack_checkpoint(raw, cid)[0].get("channel_versions", {}).get(channel)
-    if version is None:
-        return ()
-    key = (thread_id, ns, channel, str(version))
-    types = yield _BLOB_TYPE_SQL, key, "all"
-    if not types or types[0][0] != q.REFS_TYPE:
-        return ()
-    return (yield from store.resolve_refs(*key))
 
 
 def message_program(
@@ -206,18 +217,20 @@ def message_program(
     by default; the latest too when that checkpoint is not found) wins; an id no longer
     in that list (removed, or only in an older branch) gives its newest stored version.
     """
-    yield from store.sync_thread(thread_id)
-    rows = yield _MESSAGE_BY_ID_SQL, (thread_id, message_id), "all"
+    th = yield from store.thread(thread_id)
+    if th is None:
+        return None
+    rows = yield q.SELECT_SEQS_BY_ID, (th.tid, message_id), "all"
     if not rows:
         return None
     candidates = [int(r[0]) for r in rows]
-    seqs = yield from _checkpoint_seqs(store, thread_id, checkpoint_ns, checkpoint_id, channel)
-    if not seqs and checkpoint_id is not None:
-        seqs = yield from _checkpoint_seqs(store, thread_id, checkpoint_ns, None, channel)
-    current = set(seqs)
-    pick = next((s for s in candidates if s in current), candidates[0])
-    msgs = yield from store.load_messages(thread_id, [pick])
-    return msgs[0]
+    row = yield from _checkpoint(store, th, checkpoint_ns, checkpoint_id)
+    if row is None and checkpoint_id is not None:
+        row = yield from _checkpoint(store, th, checkpoint_ns, None)
+    seqs = set((yield from _list_seqs(store, th, checkpoint_ns, row, channel)) if row else ())
+    pick = next((s for s in candidates if s in seqs), candidates[0])
+    where = Where(thread_id, str(row[0]) if row else None, channel, message_id)
+    return (yield from store.load_messages(th, [pick], where))[0]
 
 
 def _field(value: Any, name: str) -> Any:
@@ -237,21 +250,33 @@ def summaries_program(
 
     The value is read generically: any object or mapping with ``generation``,
     ``head_end``, ``covered_through``, ``summarizer`` and ``token_count``. Each
-    channel version is one blob, loaded once; the first checkpoint that carries a
+    channel version is one value, decoded once; the first checkpoint that carries a
     generation is reported with it.
     """
-    rows = yield _ALL_CHECKPOINTS_SQL, (thread_id, checkpoint_ns), "all"
-    first_seen: dict[str, str] = {}
-    for cid, raw in rows:
-        version = q.unpack_checkpoint(raw, cid)[0].get("channel_versions", {}).get(channel)
-        if version is not None:
-            first_seen.setdefault(str(version), cid)
+    th = yield from store.thread(thread_id)
+    if th is None:
+        return []
+    first_seen: dict[str, tuple[str, tuple[str, bytes] | None]] = {}
+    for row in (yield q.SELECT_LANE_CHECKPOINTS, (th.tid, checkpoint_ns), "all"):
+        stored = store._stored(th, checkpoint_ns, row)
+        version = stored.skeleton.get("channel_versions", {}).get(channel)
+        if version is not None and channel not in stored.empty and str(version) not in first_seen:
+            first_seen[str(version)] = (str(row[0]), stored.inline.get(channel))
     out: dict[int, SummaryGeneration] = {}
-    for version, cid in first_seen.items():
-        blob = yield q.SELECT_BLOB_SQL, (thread_id, checkpoint_ns, channel, version), "all"
-        if not blob or blob[0][0] in ("empty", q.REFS_TYPE):
-            continue
-        value = store.serde.loads_typed((blob[0][0], blob[0][1]))
+    for version, (cid, inline) in first_seen.items():
+        where = Where(thread_id, cid, channel)
+        if inline is None:
+            rows = yield q.SELECT_BLOB, (th.tid, checkpoint_ns, version, channel), "all"
+            if not rows:
+                raise corrupt(where, f"its value row (version {version}) is missing")
+            t, blob, _base, stored_chk = rows[0]
+            if t == REFS_TYPE:
+                continue
+            expected = blob_check(checkpoint_ns, channel, version, t, blob)
+            verify_check(where, stored_chk, expected, "the value row")
+            inline = (t, blob)
+        with decoding(where, "the summary value"):
+            value = store.serde.loads_typed(inline)
         generation = _field(value, "generation")
         if not isinstance(generation, int) or generation in out:
             continue

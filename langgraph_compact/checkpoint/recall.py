@@ -4,7 +4,8 @@ Clip, prune and summary markers say ``ref=<message id>``; the model calls ``reca
 with that ref (or with a text query) and gets the original content back in bounded
 pages. The thread comes from the tool's ``RunnableConfig`` (the running graph's
 ``thread_id``), never from the model's arguments, and every lookup is a parameterized
-query scoped to that thread, so a crafted ref cannot reach another thread.
+query scoped to that thread, so a crafted ref cannot reach another thread. The tool
+uses only the saver's public ``get_message`` and ``history`` (and their async twins).
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
-from langgraph_compact.checkpoint._core import Program
-from langgraph_compact.checkpoint.history import HistoryPage, history_program, message_program
+from langgraph_compact.checkpoint.history import HistoryPage
 from langgraph_compact.messages import message_text
 
 __all__ = ["RECALL_DESCRIPTION", "RECALL_PAGE_CHARS", "make_recall_tool"]
@@ -92,33 +92,15 @@ def make_recall_tool(
         A LangChain tool with arguments ``ref``, ``query``, ``offset`` and ``limit``.
     """
 
-    def plan(
-        ref: str | None, query: str | None, offset: int, limit: int | None, config: RunnableConfig
-    ) -> str | Program[str]:
-        """The answer itself, or the program that reads and renders it (sync or async)."""
-        thread_id = _thread_id(config)
-        if thread_id is None:
+    def size(limit: int | None) -> int:
+        return page_chars if limit is None else max(1, min(int(limit), page_chars))
+
+    def unavailable(ref: str | None, query: str | None, config: RunnableConfig) -> str | None:
+        if _thread_id(config) is None:
             return "recall is unavailable: no conversation (thread_id) in this run."
-        store = saver._store
-        if ref:
-            at = _checkpoint_id(config)
-            size = page_chars if limit is None else max(1, min(int(limit), page_chars))
-
-            def read() -> Program[str]:
-                found = message_program(store, thread_id, ref, checkpoint_id=at, channel=channel)
-                return _render_message((yield from found), ref, offset, size)
-
-            return read()
-        if query:
-
-            def search() -> Program[str]:
-                found = history_program(
-                    store, thread_id, text=query, limit=max_hits, channel=channel
-                )
-                return _render_hits((yield from found), query)
-
-            return search()
-        return "Pass either ref=<message id> or query=<words>."
+        if not ref and not query:
+            return "Pass either ref=<message id> or query=<words>."
+        return None
 
     def recall(
         ref: str | None = None,
@@ -128,8 +110,16 @@ def make_recall_tool(
         *,
         config: RunnableConfig,
     ) -> str:
-        step = plan(ref, query, offset, limit, config)
-        return step if isinstance(step, str) else saver._run(step)
+        if (answer := unavailable(ref, query, config)) is not None:
+            return answer
+        thread_id = str(_thread_id(config))
+        if ref:
+            msg = saver.get_message(
+                thread_id, ref, checkpoint_id=_checkpoint_id(config), channel=channel
+            )
+            return _render_message(msg, ref, offset, size(limit))
+        page = saver.history(thread_id, text=query, limit=max_hits, channel=channel)
+        return _render_hits(page, str(query))
 
     async def arecall(
         ref: str | None = None,
@@ -139,8 +129,16 @@ def make_recall_tool(
         *,
         config: RunnableConfig,
     ) -> str:
-        step = plan(ref, query, offset, limit, config)
-        return step if isinstance(step, str) else await saver._arun(step)
+        if (answer := unavailable(ref, query, config)) is not None:
+            return answer
+        thread_id = str(_thread_id(config))
+        if ref:
+            msg = await saver.aget_message(
+                thread_id, ref, checkpoint_id=_checkpoint_id(config), channel=channel
+            )
+            return _render_message(msg, ref, offset, size(limit))
+        page = await saver.ahistory(thread_id, text=query, limit=max_hits, channel=channel)
+        return _render_hits(page, str(query))
 
     kwargs: dict[str, Any] = {"name": name, "description": RECALL_DESCRIPTION}
     return StructuredTool.from_function(func=recall, coroutine=arecall, **kwargs)

@@ -1,13 +1,22 @@
-"""Redaction: replace a message's content with a tombstone wherever the saver stored it.
+"""Redaction: replace a message wherever the saver stored it, and say if bytes remain.
 
-A message's text lives in one row of ``lgc_message_texts`` (shared by every message of
-the thread with the same content, and indexed by FTS5), its skeleton in ``lgc_messages``;
-copies can also sit inside serialized blobs and pending writes of other channels, and a
-``RunningSummary`` derived from it can carry its words. Exactly the requested ids change
-(other messages with the same text keep it) and other user values are never touched.
-Everything is rewritten in one transaction and logged in ``lgc_redactions``; the saver
-then optimizes the FTS index, ``VACUUM``\\s and truncates the WAL, so the old bytes leave
-the database file.
+A message's text lives in one row of ``lgc_texts`` (shared by every message of the
+thread with the same content, its words indexed by FTS5), its skeleton in
+``lgc_messages``; copies can also sit inside serialized values and pending writes of
+other channels, and a ``RunningSummary`` derived from it can carry its words. Exactly
+the requested ids change (other messages with the same text keep it; see
+``_scrub.tombstone_message`` for what a redacted message keeps) and other user values
+are never touched. Everything is rewritten in one transaction and logged in
+``lgc_redactions``.
+
+No whole-file ``VACUUM`` (it locks every other writer out for as long as it takes to
+rewrite the file): the saver runs with ``secure_delete`` on, so SQLite zeroes freed
+space as it goes; the FTS index is merged (its own maintenance, ``optimize``) so no
+segment keeps the old terms; then a ``wal_checkpoint(TRUNCATE)`` moves every page into
+the main file and empties the write-ahead log. If another connection holds a read
+transaction, the checkpoint cannot finish: the result says so (``complete`` false,
+``remaining_bytes``) and a warning is logged. To finish, end the other readers (close
+their connections or let their transactions end) and call ``saver.finish_redaction()``.
 
 Loading the state afterwards yields the tombstoned message under the same id, so its
 ``message_digest`` changes and any summary whose coverage digest included it no longer
@@ -16,67 +25,90 @@ matches: the compaction node rebuilds it on its next call.
 
 from __future__ import annotations
 
-import re
-import string
+import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
-from langchain_core.messages import BaseMessage
-from pydantic import BaseModel
-
-from langgraph_compact.checkpoint import _core as q
+from langgraph_compact.checkpoint import _sql as q
+from langgraph_compact.checkpoint._check import (
+    Where,
+    blob_check,
+    decoding,
+    message_check,
+    verify_check,
+    writes_check,
+)
+from langgraph_compact.checkpoint._codec import (
+    REFS_TYPE,
+    WRITE_REFS_TYPE,
+    decode_writes,
+    encode_writes,
+    pack_text,
+    unpack_text,
+)
+from langgraph_compact.checkpoint._fts import index_words
+from langgraph_compact.checkpoint._messages import Thread, tool_names
+from langgraph_compact.checkpoint._scrub import Scrubber, message_strings, tombstone_message
 from langgraph_compact.checkpoint._store import CheckpointStore
-from langgraph_compact.compaction.summary import RunningSummary, SummaryItem
-from langgraph_compact.messages import message_digest, message_text
+from langgraph_compact.messages import message_digest
 
-__all__ = [
-    "MAINTENANCE_SQL",
-    "SCRUBBED",
-    "SCRUB_MIN_CHARS",
-    "RedactionResult",
-    "redact_program",
-    "tombstone",
-]
+__all__ = ["RedactionResult", "redact_program", "tombstone"]
 
-_PUNCT = string.punctuation + "“”‘’«»"
-
-_MESSAGE_ROWS_SQL = """SELECT seq, message_id, digest, type, skeleton FROM lgc_messages
-    WHERE thread_id = ? AND message_id IN ({marks})"""
-_ANONYMOUS_ROWS_SQL = """SELECT seq, message_id, digest, type, skeleton FROM lgc_messages
-    WHERE thread_id = ? AND message_id = '' AND digest IN ({marks})"""
-_UPDATE_MESSAGE_SQL = """UPDATE lgc_messages
-    SET digest = ?, type = ?, skeleton = ?, content_in_text = ?
-    WHERE thread_id = ? AND seq = ?"""
-_USED_DIGESTS_SQL = """SELECT DISTINCT digest FROM lgc_messages
-    WHERE thread_id = ? AND digest IN ({marks})"""
-_TEXT_ROWS_SQL = """SELECT text_id, text FROM lgc_message_texts
-    WHERE thread_id = ? AND digest IN ({marks})"""
-_DELETE_TEXT_SQL = "DELETE FROM lgc_message_texts WHERE text_id = ?"
-_VALUE_TABLES = {
-    "lgc_blobs": ("checkpoint_ns", "channel", "version"),
-    "lgc_writes": ("checkpoint_ns", "checkpoint_id", "task_id", "idx"),
-}
-_VALUE_ROWS_SQL = """SELECT type, blob, {key} FROM {table}
-    WHERE thread_id = ? AND type NOT IN ('empty', 'lgc.refs', 'lgc.msgs')"""
-_UPDATE_VALUE_SQL = "UPDATE {table} SET type = ?, blob = ? WHERE thread_id = ? AND {where}"
-_LOG_SQL = """INSERT INTO lgc_redactions (thread_id, message_id, reason, actor, redacted_at)
-    VALUES (?, ?, ?, ?, ?)"""
-_OPTIMIZE_FTS_SQL = "INSERT INTO lgc_message_fts (lgc_message_fts) VALUES ('optimize')"
-
-MAINTENANCE_SQL = ("VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)")
-"""Run outside a transaction after a redaction so freed pages leave the file."""
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class RedactionResult:
-    """What a redaction touched; ``message_ids`` lists the ids that were found."""
+    """What a redaction changed, and whether the old bytes are gone from the database.
+
+    Attributes:
+        thread_id: the thread redacted.
+        message_ids: the requested ids that were found and changed (also logged).
+        message_rows: stored versions rewritten (edits and id-less copies included).
+        values_rewritten: other stored values and pending writes rewritten.
+        tombstone: the content the messages carry now.
+        complete: no byte of the old content is left in the database files: the
+            write-ahead log was checkpointed and no other thread holds a copy.
+        remaining_bytes: size of the write-ahead log that may still hold old pages
+            (another connection's read transaction kept it); 0 when it was emptied.
+        also_in_threads: other threads holding the same messages (``copy_thread``
+            copies); redact them too.
+    """
 
     thread_id: str
     message_ids: list[str]
     message_rows: int
     values_rewritten: int
     tombstone: str
+    complete: bool = True
+    remaining_bytes: int = 0
+    also_in_threads: list[str] = field(default_factory=list)
+
+    def finished(self, remaining_bytes: int) -> RedactionResult:
+        """This result once the write-ahead log was (or could not be) emptied."""
+        result = replace(
+            self,
+            remaining_bytes=remaining_bytes,
+            complete=remaining_bytes == 0 and not self.also_in_threads,
+        )
+        if remaining_bytes:
+            logger.warning(
+                "redaction of %s in thread %r: another connection holds a read transaction, "
+                "so %d bytes of the write-ahead log may still hold the old content. End the "
+                "other readers, then call saver.finish_redaction().",
+                self.message_ids,
+                self.thread_id,
+                remaining_bytes,
+            )
+        if self.also_in_threads:
+            logger.warning(
+                "redaction of %s in thread %r: threads %s hold copies of these messages; "
+                "redact them there too.",
+                self.message_ids,
+                self.thread_id,
+                self.also_in_threads,
+            )
+        return result
 
 
 def tombstone(reason: str) -> str:
@@ -86,94 +118,6 @@ def tombstone(reason: str) -> str:
     '[redacted: PII]'
     """
     return f"[redacted: {reason}]"
-
-
-SCRUB_MIN_CHARS = 6
-"""Words at least this long from a redacted message are scrubbed from stored summaries."""
-SCRUBBED = "[redacted]"
-
-
-@dataclass(frozen=True)
-class _Scrubber:
-    """Rewrites a stored value: copies of redacted messages become tombstones, and
-    ``RunningSummary`` values lose what they drew from them. Nothing else changes.
-
-    A summary can carry a redacted message's content without being that message. Its
-    items drawn from the redacted ids (or of unknown lineage) are dropped with
-    ``RunningSummary.without_sources``, which also marks it stale so the compaction node
-    rebuilds it; in the remaining items every word of the redacted text of
-    ``SCRUB_MIN_CHARS`` or more characters becomes ``[redacted]`` (short words are left
-    alone so the text stays readable). Other user values (strings, notes, models) are
-    never rewritten: the package cannot know they derive from the message.
-    """
-
-    ids: frozenset[str]
-    digests: frozenset[str]
-    """Contents of the redacted messages: id-less copies of them are tombstoned too."""
-    tombstone: str
-    words: re.Pattern[str] | None
-    hits: set[str] = field(default_factory=set)
-    """The ids whose copies were tombstoned inside values."""
-
-    @classmethod
-    def build(
-        cls, ids: Sequence[str], digests: Sequence[bytes], tombstone: str, texts: Sequence[str]
-    ) -> _Scrubber:
-        words = {w.strip(_PUNCT) for t in texts for w in t.split()}
-        long = sorted((w for w in words if len(w) >= SCRUB_MIN_CHARS), key=len, reverse=True)
-        pattern = re.compile("|".join(map(re.escape, long))) if long else None
-        return cls(frozenset(ids), frozenset(d.hex() for d in digests), tombstone, pattern)
-
-    def __call__(self, value: Any) -> tuple[Any, bool]:
-        """``value`` rewritten, and whether anything changed."""
-        if isinstance(value, BaseMessage):
-            if value.id in self.ids:
-                self.hits.add(value.id)
-                return value.model_copy(update={"content": self.tombstone}), True
-            if not value.id and message_digest(value) in self.digests:
-                # e.g. the graph input in __start__, written before add_messages set ids
-                return value.model_copy(update={"content": self.tombstone}), True
-            return value, False
-        if isinstance(value, RunningSummary):
-            return self._summary(value)
-        if isinstance(value, (list, tuple)):
-            items = [self(v) for v in value]
-            if any(changed for _, changed in items):
-                return type(value)(v for v, _ in items), True
-            return value, False
-        if isinstance(value, dict):
-            pairs = {k: self(v) for k, v in value.items()}
-            if any(changed for _, changed in pairs.values()):
-                return {k: v for k, (v, _) in pairs.items()}, True
-            return value, False
-        if isinstance(value, BaseModel):
-            fields = {name: self(getattr(value, name)) for name in type(value).model_fields}
-            update = {name: v for name, (v, changed) in fields.items() if changed}
-            if update:
-                return value.model_copy(update=update), True
-        return value, False
-
-    def _words(self, item: SummaryItem) -> SummaryItem:
-        if self.words is None:
-            return item
-        update = {
-            name: new
-            for name in ("text", "key")
-            if isinstance(old := getattr(item, name), str)
-            and (new := self.words.sub(SCRUBBED, old)) != old
-        }
-        return item.model_copy(update=update) if update else item
-
-    def _summary(self, value: RunningSummary) -> tuple[RunningSummary, bool]:
-        sections = {s: tuple(map(self._words, items)) for s, items in value.sections.items()}
-        stale = sections != value.sections or any(
-            not i.sources or self.ids.intersection(i.sources)
-            for items in value.sections.values()
-            for i in items
-        )
-        if not stale:
-            return value, False
-        return value.model_copy(update={"sections": sections}).without_sources(self.ids), True
 
 
 def redact_program(
@@ -186,72 +130,121 @@ def redact_program(
 ) -> q.Program[RedactionResult]:
     """Tombstone ``message_ids`` of one thread in every table, and log who, why and when.
 
-    Only the requested ids change, never another message that happens to have the same
-    content. Algorithm: take every stored version (row) of the ids, plus the id-less
-    copies of those exact contents (a node's pending writes, stored before
-    ``add_messages`` gave them an id); point each row at the tombstone's digest and text
-    row; drop an original text row (and its FTS5 entry) only when no other message
-    still uses it; tombstone copies of the ids inside serialized blobs and writes of
-    other channels; log one row per id that changed.
+    Algorithm: take every stored version (row) of the ids, plus the id-less copies of
+    those exact contents (a node's pending writes, stored before ``add_messages`` gave
+    them an id); rewrite each row as its tombstone; drop an original text row (and its
+    index entries) when no other message still uses it, then merge the index; tombstone
+    copies of the ids inside serialized values and writes; log one row per id changed.
     """
     text = tombstone(reason)
-    ids = list(dict.fromkeys(message_ids))
-    if not ids:
+    ids = list(dict.fromkeys(str(i) for i in message_ids))
+    th = yield from store.thread(thread_id)
+    if th is None or not ids:
         return RedactionResult(thread_id, [], 0, 0, text)
-    sql = _MESSAGE_ROWS_SQL.format(marks=q.marks(len(ids)))
-    rows = list((yield sql, (thread_id, *ids), "all"))
-    old_digests = sorted({r[2] for r in rows})
+    where = Where(thread_id)
+    rows = list(
+        (yield q.SELECT_MESSAGES_BY_IDS.format(marks=q.marks(len(ids))), (th.tid, *ids), "all")
+    )
+    old_digests = sorted({bytes(r[2]) for r in rows})
     if old_digests:
-        sql = _ANONYMOUS_ROWS_SQL.format(marks=q.marks(len(old_digests)))
-        rows += yield sql, (thread_id, *old_digests), "all"
-    changed: set[str] = {str(r[1]) for r in rows if r[1]}
+        sql = q.SELECT_ANONYMOUS_BY_DIGESTS.format(marks=q.marks(len(old_digests)))
+        rows += yield sql, (th.tid, *old_digests), "all"
+    changed = {str(r[1]) for r in rows if r[1]}
     originals: list[str] = []
     updates, texts = [], {}
-    for seq, _mid, _digest, t, skeleton in rows:
-        msg = store.loads_skeleton(t, skeleton)
-        if msg.content:  # content kept in the skeleton (non-string or unindexed text)
-            originals.append(message_text(msg))
-        dead = msg.model_copy(update={"content": text})
+    for row in rows:
+        original = store.decode_row(row, where)
+        originals += message_strings(original)
+        dead = tombstone_message(original, text)
+        seq, mid = int(row[0]), str(row[1])
         digest = bytes.fromhex(message_digest(dead))
-        new_t, blob, in_text, new_text = store._skeleton(dead, dead.id)
-        updates.append((digest, new_t, blob, in_text, thread_id, seq))
-        texts[digest] = new_text
+        t, blob, in_text, new_text = store.split(dead)
+        chk = message_check(
+            seq, mid, digest, dead.type, tool_names(dead), t, blob, in_text, new_text
+        )
+        updates.append((digest, t, blob, in_text, chk, th.tid, seq))
+        if new_text is not None:
+            texts[digest] = new_text
     if updates:
-        yield _UPDATE_MESSAGE_SQL, updates, "many"
+        yield q.UPDATE_MESSAGE, updates, "many"
         for digest, new_text in texts.items():
-            row = (thread_id, digest, q.pack_text(new_text))
-            inserted = yield q.INSERT_TEXT_SQL, row, "all"
-            if inserted and new_text is not None:
-                yield q.INSERT_FTS_SQL, (inserted[0][0], new_text), "none"
-        used_sql = _USED_DIGESTS_SQL.format(marks=q.marks(len(old_digests)))
-        used = {r[0] for r in (yield used_sql, (thread_id, *old_digests), "all")}
-        unused = [d for d in old_digests if d not in used]
-        if unused:
-            sql = _TEXT_ROWS_SQL.format(marks=q.marks(len(unused)))
-            old = [(tid, q.unpack_text(t)) for tid, t in (yield sql, (thread_id, *unused), "all")]
-            originals += [t for _, t in old if t]
-            if indexed := [(tid, t) for tid, t in old if t is not None]:
-                yield q.DELETE_FTS_SQL, indexed, "many"
-            yield _DELETE_TEXT_SQL, [(tid,) for tid, _ in old], "many"
-        if used:  # shared with other messages: kept, but its words are still scrubbed
-            sql = _TEXT_ROWS_SQL.format(marks=q.marks(len(used)))
-            kept = yield sql, (thread_id, *sorted(used)), "all"
-            originals += [t for _, raw in kept if (t := q.unpack_text(raw))]
-        yield _OPTIMIZE_FTS_SQL, (), "none"
-    rewritten = 0
-    scrub = _Scrubber.build(ids, old_digests, text, originals)
-    for table, key in _VALUE_TABLES.items():
-        sql = _VALUE_ROWS_SQL.format(table=table, key=", ".join(key))
-        update = _UPDATE_VALUE_SQL.format(table=table, where=" AND ".join(f"{k} = ?" for k in key))
-        values = yield sql, (thread_id,), "all"
-        for t, blob, *pk in values:
-            value, hit = scrub(store.serde.loads_typed((t, blob)))
-            if hit:
-                yield update, (*store.serde.dumps_typed(value), thread_id, *pk), "none"
-                rewritten += 1
+            inserted = yield q.INSERT_TEXT, (th.tid, digest, pack_text(new_text)), "all"
+            if inserted:
+                yield store.dialect.fts_insert, (inserted[0][0], index_words(new_text)), "none"
+        yield from _drop_texts(store, th, old_digests)
+    scrub = Scrubber.build(ids, old_digests, text, originals)
+    rewritten = yield from _scrub_values(store, th, scrub)
     changed |= scrub.hits
     found = [mid for mid in ids if mid in changed]
     if found:
-        yield _LOG_SQL, [(thread_id, mid, reason, actor, now) for mid in found], "many"
-    yield from store.bump_thread(thread_id)
-    return RedactionResult(thread_id, found, len(updates), rewritten, text)
+        log = [(thread_id, mid, reason, actor, now) for mid in found]
+        yield q.INSERT_REDACTION, log, "many"
+    elsewhere: list[tuple[str]] = []
+    if old_digests:
+        sql = q.SELECT_COPIES_ELSEWHERE.format(
+            marks=q.marks(len(ids)), digests=q.marks(len(old_digests))
+        )
+        elsewhere = yield sql, (th.tid, *ids, *old_digests), "all"
+    yield from store.bump(th)
+    others = [str(r[0]) for r in elsewhere]
+    return RedactionResult(thread_id, found, len(updates), rewritten, text, also_in_threads=others)
+
+
+def _drop_texts(store: CheckpointStore, th: Thread, digests: list[bytes]) -> q.Program[None]:
+    """Delete the text rows (and index entries) of ``digests`` no message uses any more."""
+    used_sql = q.SELECT_USED_DIGESTS.format(marks=q.marks(len(digests)))
+    used = {bytes(r[0]) for r in (yield used_sql, (th.tid, *digests), "all")}
+    unused = [d for d in digests if d not in used]
+    if not unused:
+        return
+    sql = q.SELECT_TEXTS_BY_DIGESTS.format(marks=q.marks(len(unused)))
+    old = yield sql, (th.tid, *unused), "all"
+    for text_id, packed in old:
+        with decoding(Where(th.thread_id), f"text row {text_id}"):
+            words = index_words(unpack_text(packed))
+        yield store.dialect.fts_delete, (text_id, words), "none"
+    yield q.DELETE_TEXT, [(tid,) for tid, _ in old], "many"
+    # FTS5 'delete' only adds a tombstone entry; merging the segments drops the old terms.
+    yield store.dialect.fts_purge, (), "none"
+
+
+def _scrub_values(store: CheckpointStore, th: Thread, scrub: Scrubber) -> q.Program[int]:
+    """Rewrite serialized values and pending writes that hold copies; returns how many."""
+    plain = store.index_text  # an encrypting serializer: every value must be decoded
+    rewritten = 0
+    values = yield q.SELECT_VALUE_BLOBS, (th.tid, REFS_TYPE), "all"
+    for ns, version, channel, t, blob, stored in values:
+        if plain and not scrub.may_hold(bytes(blob)):
+            continue
+        at = Where(th.thread_id, channel=channel)
+        verify_check(at, stored, blob_check(ns, channel, version, t, blob), "a value row")
+        with decoding(at, "a value row"):
+            value, hit = scrub(store.serde.loads_typed((t, blob)))
+        if hit:
+            new_t, new_blob = store.serde.dumps_typed(value)
+            chk = blob_check(ns, channel, version, new_t, new_blob)
+            yield q.UPDATE_BLOB_VALUE, (new_t, new_blob, chk, th.tid, ns, version, channel), "none"
+            rewritten += 1
+    for ns, cid, task_id, path, blob, stored in (yield q.SELECT_THREAD_WRITES, (th.tid,), "all"):
+        if plain and not scrub.may_hold(bytes(blob)):
+            continue
+        at = Where(th.thread_id, str(cid))
+        verify_check(at, stored, writes_check(ns, cid, task_id, path, blob), "a writes row")
+        entries: list[tuple[int, str, str, bytes]] = []
+        hits = 0
+        with decoding(at, "a writes row"):
+            for idx, channel, t, value_bytes in decode_writes(blob):
+                if t == WRITE_REFS_TYPE:
+                    entries.append((idx, channel, t, value_bytes))
+                    continue
+                scrubbed, hit = scrub(store.serde.loads_typed((t, value_bytes)))
+                if hit:
+                    t, value_bytes = store.serde.dumps_typed(scrubbed)
+                    hits += 1
+                entries.append((idx, channel, t, value_bytes))
+        if hits:
+            new_blob = encode_writes(entries)
+            chk = writes_check(ns, cid, task_id, path, new_blob)
+            yield q.UPDATE_WRITES, (path, new_blob, chk, th.tid, ns, cid, task_id), "none"
+            rewritten += hits
+    return rewritten

@@ -27,24 +27,81 @@ from typing import Any, TypeVar
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
-from langgraph_compact.checkpoint._core import SQLITE, Program, migrate
-from langgraph_compact.checkpoint.redact import MAINTENANCE_SQL
+from langgraph_compact.checkpoint._check import Where, corrupt
+from langgraph_compact.checkpoint._schema import migrate
+from langgraph_compact.checkpoint._sql import SQLITE, Program
 
-__all__ = ["CompactSqliteSaver", "drive"]
+__all__ = ["CompactSqliteSaver", "drive", "is_damage", "wal_program"]
 
 T = TypeVar("T")
 
+_CORRUPT = 11  # SQLITE_CORRUPT
+_NOTADB = 26  # SQLITE_NOTADB
 
-def drive(conn: sqlite3.Connection, program: Program[T], *, write: bool) -> T:
+
+def is_damage(error: BaseException) -> bool:
+    """Whether SQLite reports the file itself as damaged (not locked, not misused)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return (
+        isinstance(error, sqlite3.DatabaseError)
+        and code is not None
+        and (code & 0xFF in (_CORRUPT, _NOTADB))
+    )
+
+
+def damaged(error: BaseException, where: Where | None) -> BaseException:
+    """A ``CorruptionError`` for SQLite's own damage reports; other errors unchanged."""
+    if not is_damage(error):
+        return error
+    at = where or Where("")
+    return corrupt(at, f"SQLite reports the file as damaged ({error})")
+
+
+WAL_WAIT_MS = 250
+"""How long a WAL checkpoint after a redaction waits for other connections' reads."""
+
+
+def wal_program() -> Program[int]:
+    """Checkpoint and truncate the write-ahead log (outside any transaction).
+
+    A reader that holds a snapshot keeps the log alive; the checkpoint waits for it at
+    most ``WAL_WAIT_MS`` (not the connection's whole busy timeout) and then reports.
+
+    Returns:
+        0 when every page reached the main file and the log was emptied; otherwise
+        the log's size in bytes (it may hold old page images until another
+        connection's read transaction ends).
+    """
+    timeout = yield "PRAGMA busy_timeout", (), "all"
+    yield f"PRAGMA busy_timeout = {WAL_WAIT_MS}", (), "all"
+    try:
+        rows = yield SQLITE.after_redaction, (), "all"
+    finally:
+        yield f"PRAGMA busy_timeout = {int(timeout[0][0])}", (), "all"
+    busy, log, done = (int(x) for x in rows[0])
+    if not busy and log == done:
+        return 0
+    files = yield "PRAGMA database_list", (), "all"
+    path = next((str(r[2]) for r in files if r[1] == "main"), "")
+    wal = path + "-wal"
+    return os.path.getsize(wal) if path and os.path.exists(wal) else max(log, 1)
+
+
+def drive(
+    conn: sqlite3.Connection, program: Program[T], *, write: bool | None, where: Where | None = None
+) -> T:
     """Run a program on a ``sqlite3`` connection inside one transaction.
 
     Writes take ``BEGIN IMMEDIATE`` so two processes never deadlock upgrading a read
-    lock; reads take a deferred ``BEGIN`` so every statement sees one WAL snapshot.
-    Any failure, the ``COMMIT`` itself included, ends in ``ROLLBACK``.
+    lock; reads take a deferred ``BEGIN`` so every statement sees one WAL snapshot;
+    ``write=None`` runs without a transaction (pragmas, WAL checkpoints). Any failure,
+    the ``COMMIT`` itself included, ends in ``ROLLBACK``; SQLite's damage reports
+    become ``CorruptionError`` naming ``where``.
     """
     cur = conn.cursor()
     try:
-        cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        if write is not None:
+            cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         rows: Any = None
         try:
             while True:
@@ -52,17 +109,26 @@ def drive(conn: sqlite3.Connection, program: Program[T], *, write: bool) -> T:
                 if fetch == "many":
                     cur.executemany(sql, params)
                     rows = []
+                elif fetch == "try":
+                    try:
+                        cur.execute(sql, params).fetchall()
+                        rows = []
+                    except sqlite3.DatabaseError as e:
+                        rows = [(str(e),)]
                 else:
                     cur.execute(sql, params)
                     rows = cur.fetchall() if fetch == "all" else []
         except StopIteration as stop:
             result: T = stop.value
-        cur.execute("COMMIT")
+        if write is not None:
+            cur.execute("COMMIT")
         return result
-    except BaseException:
+    except BaseException as e:
         if conn.in_transaction:
-            with suppress(sqlite3.OperationalError):  # "no transaction is active"
+            with suppress(sqlite3.Error):  # "no transaction is active", or a damaged file
                 cur.execute("ROLLBACK")
+        if is_damage(e):
+            raise damaged(e, where) from e
         raise
     finally:
         program.close()
@@ -78,6 +144,7 @@ class CompactSqliteSaver(CompactSaverBase):
             and ``close()`` closes.
         serde: serializer for non-message values and message skeletons.
         index_text: see ``CompactSaverBase``.
+        max_cached_messages: see ``CompactSaverBase``.
     """
 
     def __init__(
@@ -86,8 +153,11 @@ class CompactSqliteSaver(CompactSaverBase):
         *,
         serde: SerializerProtocol | None = None,
         index_text: bool | None = None,
+        max_cached_messages: int | None = None,
     ) -> None:
-        super().__init__(serde=serde, index_text=index_text)
+        super().__init__(
+            serde=serde, index_text=index_text, max_cached_messages=max_cached_messages
+        )
         self._owns_conn = not isinstance(conn, sqlite3.Connection)
         if isinstance(conn, sqlite3.Connection):
             self.conn = conn
@@ -113,10 +183,11 @@ class CompactSqliteSaver(CompactSaverBase):
             self.conn.close()
 
     def setup(self) -> None:
-        """Switch to WAL and apply pending migrations; runs once, automatically.
+        """Set up the connection and apply pending migrations; runs once, automatically.
 
         Raises:
             SchemaVersionError: the file was written by a newer langgraph-compact.
+            CorruptionError: SQLite reports the file as damaged.
         """
         with self.lock:
             self._setup_locked()
@@ -124,24 +195,33 @@ class CompactSqliteSaver(CompactSaverBase):
     def _setup_locked(self) -> None:
         if self.is_setup:
             return
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        drive(self.conn, migrate(SQLITE), write=True)
+        for sql in self._store.dialect.on_open:
+            drive(self.conn, _statement(sql), write=None)
+        with self._store.cache.transaction():
+            drive(self.conn, migrate(self._store.dialect), write=True)
         self.is_setup = True
 
-    def _run(self, program: Program[T], *, write: bool = False) -> T:
+    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
         with self.lock:
             self._setup_locked()
-            with self._store.transaction():
-                return drive(self.conn, program, write=write)
+            with self._store.cache.transaction():
+                return drive(self.conn, program, write=write, where=where)
 
-    async def _arun(self, program: Program[T], *, write: bool = False) -> T:
+    async def _arun(
+        self, program: Program[T], *, write: bool = False, where: Where | None = None
+    ) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, partial(self._run, program, write=write))
+        return await loop.run_in_executor(
+            None, partial(self._run, program, write=write, where=where)
+        )
 
-    def _after_redaction(self) -> None:
+    def _wal_remaining(self) -> int:
         with self.lock:
-            for sql in MAINTENANCE_SQL:
-                self.conn.execute(sql).fetchall()
+            return drive(self.conn, wal_program(), write=None)
 
-    async def _aafter_redaction(self) -> None:
-        await asyncio.get_running_loop().run_in_executor(None, self._after_redaction)
+    async def _awal_remaining(self) -> int:
+        return await asyncio.get_running_loop().run_in_executor(None, self._wal_remaining)
+
+
+def _statement(sql: str) -> Program[None]:
+    yield sql, (), "all"

@@ -13,6 +13,8 @@ MODULES = [
     "langgraph_compact.checkpoint.history",
     "langgraph_compact.checkpoint.recall",
     "langgraph_compact.checkpoint.redact",
+    "langgraph_compact.checkpoint.threads",
+    "langgraph_compact.checkpoint.verify",
 ]
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from agent_graph import build_graph, state_json, turn_input
+from conftest import Backend
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
@@ -42,8 +43,8 @@ def test_resume_after_process_restart_has_identical_state(db_path: Path) -> None
     assert len(second["messages"]) == 24
 
 
-def test_time_travel_replays_from_an_old_checkpoint(saver: CompactSqliteSaver) -> None:
-    graph = build_graph(saver)
+def test_time_travel_replays_from_an_old_checkpoint(backend: Backend) -> None:
+    graph = build_graph(backend.saver)
     config = {"configurable": {"thread_id": "tt"}}
     for turn in range(4):
         graph.invoke(turn_input(turn), config)
@@ -59,10 +60,8 @@ def test_time_travel_replays_from_an_old_checkpoint(saver: CompactSqliteSaver) -
     assert latest and latest[0].values["messages"][-1].type == "tool"
 
 
-def test_update_state_replaces_a_message_and_persists(
-    saver: CompactSqliteSaver, db_path: Path
-) -> None:
-    graph = build_graph(saver)
+def test_update_state_replaces_a_message_and_persists(backend: Backend) -> None:
+    graph = build_graph(backend.saver)
     config = {"configurable": {"thread_id": "up"}}
     for turn in range(3):
         graph.invoke(turn_input(turn), config)
@@ -74,17 +73,15 @@ def test_update_state_replaces_a_message_and_persists(
     assert state.values["messages"][ids.index("human-1")].content == "edited request"
     assert state.values["notes"] == "edited"
     # A fresh saver on the same file (no caches) sees the same state.
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
+    with backend.reopen() as fresh:
         assert state_json(build_graph(fresh), config) == state_json(graph, config)
     # Both versions of the edited message are kept in the audit table.
-    rows = saver.conn.execute(
-        "SELECT COUNT(*) FROM lgc_messages WHERE thread_id = 'up' AND message_id = 'human-1'"
-    ).fetchone()
-    assert rows[0] == 2
+    sql = "SELECT COUNT(*) FROM lgc_messages WHERE tid = ? AND message_id = 'human-1'"
+    assert backend.scalar(sql, backend.tid("up")) == 2
 
 
-def test_fork_from_an_earlier_checkpoint_keeps_both_branches(saver: CompactSqliteSaver) -> None:
-    graph = build_graph(saver)
+def test_fork_from_an_earlier_checkpoint_keeps_both_branches(backend: Backend) -> None:
+    graph = build_graph(backend.saver)
     config = {"configurable": {"thread_id": "fork"}}
     for turn in range(3):
         graph.invoke(turn_input(turn), config)

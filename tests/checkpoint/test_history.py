@@ -6,22 +6,24 @@ from typing import Any, TypedDict
 
 import pytest
 from agent_graph import build_graph, turn_input
+from conftest import Backend
 from langgraph.graph import START, StateGraph
 
-from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
+from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSaverBase
+from langgraph_compact.errors import HistoryCursorError, SaverArgumentError
 
 CONFIG = {"configurable": {"thread_id": "hist"}}
 
 
 @pytest.fixture
-def ten_turns(saver: CompactSqliteSaver) -> CompactSqliteSaver:
-    graph = build_graph(saver)
+def ten_turns(backend: Backend) -> CompactSaverBase:
+    graph = build_graph(backend.saver)
     for turn in range(10):
         graph.invoke(turn_input(turn), CONFIG)
-    return saver
+    return backend.saver
 
 
-def test_pages_cover_every_message_once_with_cursor(ten_turns: CompactSqliteSaver) -> None:
+def test_pages_cover_every_message_once_with_cursor(ten_turns: CompactSaverBase) -> None:
     seen: list[int] = []
     page = ten_turns.history("hist", limit=7)
     pages = 1
@@ -38,7 +40,7 @@ def test_pages_cover_every_message_once_with_cursor(ten_turns: CompactSqliteSave
     assert pages == 5
 
 
-def test_index_range_and_role_filters(ten_turns: CompactSqliteSaver) -> None:
+def test_index_range_and_role_filters(ten_turns: CompactSaverBase) -> None:
     page = ten_turns.history("hist", start=3, end=9)
     assert [i.index for i in page.items] == [3, 4, 5, 6, 7, 8]
     assert [i.message.id for i in page.items[:2]] == ["human-1", "ai-1"]
@@ -50,14 +52,14 @@ def test_index_range_and_role_filters(ten_turns: CompactSqliteSaver) -> None:
     assert users.has_more
 
 
-def test_tool_name_matches_calls_and_results(ten_turns: CompactSqliteSaver) -> None:
+def test_tool_name_matches_calls_and_results(ten_turns: CompactSaverBase) -> None:
     page = ten_turns.history("hist", tool_name="read_file", limit=100)
     assert len(page.items) == 20
     assert {i.message.type for i in page.items} == {"ai", "tool"}
     assert ten_turns.history("hist", tool_name="read").items == []
 
 
-def test_text_search_uses_fts_and_keeps_indices(ten_turns: CompactSqliteSaver) -> None:
+def test_text_search_uses_fts_and_keeps_indices(ten_turns: CompactSaverBase) -> None:
     page = ten_turns.history("hist", text="src/mod7.py line 39")
     assert len(page.items) == 1
     hit = page.items[0]
@@ -68,18 +70,20 @@ def test_text_search_uses_fts_and_keeps_indices(ten_turns: CompactSqliteSaver) -
     assert len(ten_turns.history("hist", text="reading", role="ai").items) == 10
 
 
-def test_cursor_is_bound_to_thread_and_filters(ten_turns: CompactSqliteSaver) -> None:
+def test_cursor_is_bound_to_thread_and_filters(ten_turns: CompactSaverBase) -> None:
     page = ten_turns.history("hist", limit=5)
     assert page.cursor
-    with pytest.raises(ValueError, match="cursor"):
+    with pytest.raises(HistoryCursorError, match="cursor"):
         ten_turns.history("hist", limit=5, role="tool", cursor=page.cursor)
-    with pytest.raises(ValueError, match="cursor"):
+    with pytest.raises(HistoryCursorError, match="cursor"):
         ten_turns.history("other", limit=5, cursor=page.cursor)
-    with pytest.raises(ValueError):
+    with pytest.raises(HistoryCursorError):
         ten_turns.history("hist", cursor="not-a-cursor!")
+    with pytest.raises(SaverArgumentError, match="limit"):
+        ten_turns.history("hist", limit=0)
 
 
-def test_history_of_an_older_checkpoint(ten_turns: CompactSqliteSaver) -> None:
+def test_history_of_an_older_checkpoint(ten_turns: CompactSaverBase) -> None:
     graph = build_graph(ten_turns)
     old = next(s for s in graph.get_state_history(CONFIG) if len(s.values["messages"]) == 6)
     page = ten_turns.history("hist", checkpoint_id=old.config["configurable"]["checkpoint_id"])
@@ -103,7 +107,8 @@ def _summary(generation: int, covered: int) -> dict[str, Any]:
     }
 
 
-def test_summary_generations_are_listed_from_channel_blobs(saver: CompactSqliteSaver) -> None:
+def test_summary_generations_are_listed_from_channel_blobs(backend: Backend) -> None:
+    saver = backend.saver
     builder = StateGraph(_SummaryState)
     builder.add_node("bump", lambda s: {"counter": s.get("counter", 0) + 1})
     builder.add_edge(START, "bump")

@@ -1,24 +1,42 @@
-"""Redaction: the content leaves every table, the index and the file; the log records it."""
+"""Redaction: the content leaves every decoded cell, the index, the file and the WAL; the
+log records it; a concurrent reader makes the result say bytes remain."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import logging
+import sqlite3
+import threading
+import time
 from typing import Any
 
-from agent_graph import build_graph, file_bytes, turn_input
-from langchain_core.messages import AIMessage, HumanMessage
+import pytest
+from agent_graph import build_graph, turn_input
+from cells import occurrences
+from conftest import Backend
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.base import empty_checkpoint
 from langgraph.graph import START, MessagesState, StateGraph
 
-from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
+from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSaverBase
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import message_digest
 
 SECRET = "SECRET-TOKEN-4242-xyzzy"
 CONFIG: dict[str, Any] = {"configurable": {"thread_id": "r"}}
 
+# One distinctive word per place a secret can hide (single words: the index stores words).
+PLACES = {
+    "content": "zqcontentsecret",
+    "args": "zqargumentsecret",
+    "kwargs": "zqproviderrawsecret",
+    "metadata": "zqlogprobsecret",
+    "invalid": "zqinvalidargsecret",
+    "artifact": "zqartifactsecret",
+    "output": "zqtooloutputsecret",
+}
 
-def _thread_with_secret(saver: CompactSqliteSaver) -> Any:
+
+def _thread_with_secret(saver: CompactSaverBase) -> Any:
     graph = build_graph(saver)
     graph.invoke(turn_input(0), CONFIG)
     leak = HumanMessage(f"my api key is {SECRET}", id="leak")
@@ -27,61 +45,140 @@ def _thread_with_secret(saver: CompactSqliteSaver) -> Any:
     return graph
 
 
-def test_redaction_removes_secret_bytes_from_the_file(
-    saver: CompactSqliteSaver, db_path: Path
+def _secret_everywhere_graph(saver: CompactSaverBase) -> Any:
+    """A graph whose model puts a secret in every field a message has."""
+    p = PLACES
+
+    def model(state: MessagesState) -> dict[str, Any]:
+        if state["messages"][-1].type == "tool":
+            return {"messages": [AIMessage("done", id="final")]}
+        call = {"id": "c1", "name": "login", "args": {"password": p["args"], "user": "bob"}}
+        raw = {"tool_calls": [{"function": {"arguments": f'{{"password": "{p["kwargs"]}"}}'}}]}
+        bad = {"name": "login", "args": f"{{{p['invalid']}", "id": "c2", "error": "bad json"}
+        ai = AIMessage(
+            f"logging in {p['content']}",
+            id="ai-secret",
+            tool_calls=[call],
+            invalid_tool_calls=[bad],
+            additional_kwargs=raw,
+            response_metadata={"logprobs": {"tokens": [p["metadata"]]}},
+        )
+        return {"messages": [ai]}
+
+    def tool(state: MessagesState) -> dict[str, Any]:
+        out = ToolMessage(
+            f"session {p['output']}",
+            tool_call_id="c1",
+            name="login",
+            id="tool-secret",
+            artifact={"cookie": p["artifact"]},
+        )
+        return {"messages": [out]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("model", model)
+    builder.add_node("tool", tool)
+    builder.add_edge(START, "model")
+    builder.add_conditional_edges(
+        "model", lambda s: "tool" if s["messages"][-1].tool_calls else "__end__"
+    )
+    builder.add_edge("tool", "model")
+    return builder.compile(checkpointer=saver)
+
+
+def test_a_secret_in_every_field_leaves_every_decoded_cell_the_file_and_the_wal(
+    backend: Backend,
 ) -> None:
-    graph = _thread_with_secret(saver)
+    graph = _secret_everywhere_graph(backend.saver)
+    graph.invoke({"messages": [HumanMessage("log in please", id="h1")]}, CONFIG)
+    for word in PLACES.values():
+        assert occurrences(backend.path, word), f"{word} was never stored: the test is void"
+    summary = RunningSummary(
+        sections={
+            Section.CRITICAL: (
+                SummaryItem(text=f"password is {PLACES['args']}", sources=("ai-secret",)),
+                SummaryItem(text="bob logged in", sources=("h1",)),
+            )
+        },
+        head_end=1,
+        covered_through=3,
+        span_digest="abc",
+    )
+    summary_graph = build_graph(backend.saver)
+    summary_graph.update_state(CONFIG, {"summary": summary})
+
+    result = backend.saver.redact("r", ["ai-secret", "tool-secret"], "credentials", actor="t")
+    assert result.message_ids == ["ai-secret", "tool-secret"] and result.complete
+    assert result.remaining_bytes == 0 and result.also_in_threads == []
+    for place, word in PLACES.items():
+        assert occurrences(backend.path, word) == [], place
+        assert word.encode() not in backend.file_bytes(), place
+    msgs = {m.id: m for m in graph.get_state(CONFIG).values["messages"]}
+    ai, tool = msgs["ai-secret"], msgs["tool-secret"]
+    assert ai.content == tool.content == "[redacted: credentials]"
+    assert ai.tool_calls == [{"name": "login", "args": {}, "id": "c1", "type": "tool_call"}]
+    assert ai.additional_kwargs == {} and ai.response_metadata == {}
+    assert tool.artifact is None and tool.tool_call_id == "c1"
+    kept = summary_graph.get_state(CONFIG).values["summary"]
+    assert [i.text for i in kept.items(Section.CRITICAL)] == ["bob logged in"]
+    assert backend.saver.verify().ok
+    log = backend.saver.redactions("r")
+    assert [(r.message_id, r.reason, r.actor) for r in log] == [
+        ("ai-secret", "credentials", "t"),
+        ("tool-secret", "credentials", "t"),
+    ]
+
+
+def test_redaction_removes_secret_bytes_from_the_file(backend: Backend) -> None:
+    graph = _thread_with_secret(backend.saver)
     before = graph.get_state(CONFIG).values["messages"]
     assert any(SECRET in str(m.content) for m in before if m.id == "leak")
-    assert SECRET.encode() in file_bytes(db_path)
-    assert len(saver.history("r", text=SECRET).items) == 1
+    assert SECRET.encode() in backend.file_bytes()
+    assert len(backend.saver.history("r", text=SECRET).items) == 1
 
-    result = saver.redact("r", ["leak"], "leaked credential", actor="alice")
-    assert result.message_ids == ["leak"] and result.message_rows >= 1
+    result = backend.saver.redact("r", ["leak"], "leaked credential", actor="alice")
+    assert result.message_ids == ["leak"] and result.message_rows >= 1 and result.complete
 
-    assert SECRET.encode() not in file_bytes(db_path)
-    assert b"xyzzy" not in file_bytes(db_path)
-    assert saver.history("r", text="xyzzy").items == []
-    log = saver.conn.execute("SELECT message_id, reason, actor FROM lgc_redactions").fetchall()
-    assert log == [("leak", "leaked credential", "alice")]
+    assert SECRET.encode() not in backend.file_bytes()
+    assert occurrences(backend.path, "xyzzy") == []
+    assert backend.saver.history("r", text="xyzzy").items == []
+    assert [(r.message_id, r.reason, r.actor) for r in backend.saver.redactions()] == [
+        ("leak", "leaked credential", "alice")
+    ]
 
 
-def test_state_after_redaction_has_tombstone_with_same_id(
-    saver: CompactSqliteSaver, db_path: Path
-) -> None:
-    graph = _thread_with_secret(saver)
+def test_state_after_redaction_has_tombstone_with_same_id(backend: Backend) -> None:
+    graph = _thread_with_secret(backend.saver)
     old = next(m for m in graph.get_state(CONFIG).values["messages"] if m.id == "leak")
-    saver.redact("r", ["leak"], "PII")
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
-        for s in (saver, fresh):
+    backend.saver.redact("r", ["leak"], "PII")
+    with backend.reopen() as fresh:
+        for s in (backend.saver, fresh):
             msgs = build_graph(s).get_state(CONFIG).values["messages"]
             new = next(m for m in msgs if m.id == "leak")
             assert new.content == "[redacted: PII]"
             assert message_digest(new) != message_digest(old)
             assert len(msgs) == 9
-    # Every historical checkpoint shows the tombstone too.
-    for snap in graph.get_state_history(CONFIG):
+    for snap in graph.get_state_history(CONFIG):  # every historical checkpoint too
         for m in snap.values.get("messages", []):
             assert SECRET not in str(m.content)
-    # The thread keeps working after redaction.
-    graph.invoke(turn_input(3), CONFIG)
+    graph.invoke(turn_input(3), CONFIG)  # the thread keeps working after redaction
     assert len(graph.get_state(CONFIG).values["messages"]) == 12
 
 
-def test_redaction_scrubs_messages_inside_other_channel_blobs(
-    saver: CompactSqliteSaver, db_path: Path
-) -> None:
+def test_redaction_scrubs_messages_inside_other_channel_values(backend: Backend) -> None:
+    saver = backend.saver
     config = {"configurable": {"thread_id": "blob", "checkpoint_ns": ""}}
     cp = empty_checkpoint()
-    secret_msg = HumanMessage(f"copy {SECRET}", id="m1")
+    secret_msg = HumanMessage(f"copy {SECRET} and more words to be a value row", id="m1")
     cp["channel_values"] = {"archive": {"last": secret_msg, "n": 1}}
     cp["channel_versions"] = {"archive": 1}
     stored = saver.put(config, cp, {"source": "update", "step": 0}, {"archive": 1})
     saver.put_writes(stored, [("archive", {"last": secret_msg})], "task-1")
-    assert SECRET.encode() in file_bytes(db_path)
+    assert SECRET.encode() in backend.file_bytes()
     result = saver.redact("blob", ["m1"], "PII")
     assert result.values_rewritten == 2
-    assert SECRET.encode() not in file_bytes(db_path)
+    assert SECRET.encode() not in backend.file_bytes()
+    assert occurrences(backend.path, "xyzzy") == []
     tup = saver.get_tuple(stored)
     assert tup is not None
     assert tup.checkpoint["channel_values"]["archive"]["last"].content == "[redacted: PII]"
@@ -89,20 +186,8 @@ def test_redaction_scrubs_messages_inside_other_channel_blobs(
     assert tup.pending_writes and tup.pending_writes[0][2]["last"].id == "m1"
 
 
-async def test_async_redaction(asaver: AsyncCompactSqliteSaver, db_path: Path) -> None:
-    graph = build_graph(asaver)
-    await graph.ainvoke({"messages": [HumanMessage(f"key {SECRET}", id="leak")]}, CONFIG)
-    assert SECRET.encode() in file_bytes(db_path)
-    await asaver.aredact("r", ["leak"], "PII", actor="bob")
-    assert SECRET.encode() not in file_bytes(db_path)
-    state = await graph.aget_state(CONFIG)
-    assert state.values["messages"][0].content == "[redacted: PII]"
-
-
-def test_redaction_scrubs_summaries_and_leaves_other_user_values_alone(
-    saver: CompactSqliteSaver, db_path: Path
-) -> None:
-    graph = _thread_with_secret(saver)
+def test_redaction_scrubs_summaries_and_leaves_other_user_values_alone(backend: Backend) -> None:
+    graph = _thread_with_secret(backend.saver)
     note = "Customer wants the deployment tomorrow; mod1 was read."
     summary = RunningSummary(
         sections={
@@ -119,9 +204,9 @@ def test_redaction_scrubs_summaries_and_leaves_other_user_values_alone(
     graph.update_state(CONFIG, {"notes": note, "summary": summary})
     # The notes channel shares long words with the redacted message ("deployment").
     graph.update_state(CONFIG, {"messages": [HumanMessage("deployment tomorrow", id="leak")]})
-    assert SECRET.encode() in file_bytes(db_path)
-    saver.redact("r", ["leak"], "PII")
-    assert SECRET.encode() not in file_bytes(db_path)
+    assert SECRET.encode() in backend.file_bytes()
+    backend.saver.redact("r", ["leak"], "PII")
+    assert SECRET.encode() not in backend.file_bytes()
     values = graph.get_state(CONFIG).values
     assert values["notes"] == note  # user state is never rewritten
     scrubbed = values["summary"]
@@ -132,7 +217,7 @@ def test_redaction_scrubs_summaries_and_leaves_other_user_values_alone(
     assert scrubbed.span_digest == "" and scrubbed.rebuilt_reason == "redacted"
 
 
-def _two_identical_replies(saver: CompactSqliteSaver) -> Any:
+def _two_identical_replies(saver: CompactSaverBase) -> Any:
     def bot(state: MessagesState) -> dict[str, Any]:
         return {"messages": [AIMessage("ok sure", id=f"ai{len(state['messages'])}")]}
 
@@ -145,15 +230,15 @@ def _two_identical_replies(saver: CompactSqliteSaver) -> Any:
     return graph
 
 
-def test_redaction_changes_only_the_requested_ids(saver: CompactSqliteSaver, db_path: Path) -> None:
-    graph = _two_identical_replies(saver)
+def test_redaction_changes_only_the_requested_ids(backend: Backend) -> None:
+    graph = _two_identical_replies(backend.saver)
     # An older stored version of ai1 (edited, then edited back) is redacted too.
     graph.update_state(CONFIG, {"messages": [AIMessage("ok sure v2", id="ai1")]})
     graph.update_state(CONFIG, {"messages": [AIMessage("ok sure", id="ai1")]})
-    result = saver.redact("r", ["ai1"], "wrong")
+    result = backend.saver.redact("r", ["ai1"], "wrong")
     assert result.message_ids == ["ai1"]
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
-        for s in (saver, fresh):
+    with backend.reopen() as fresh:
+        for s in (backend.saver, fresh):
             tup = s.get_tuple(CONFIG)
             assert tup is not None
             got = [(m.id, m.content) for m in tup.checkpoint["channel_values"]["messages"]]
@@ -163,30 +248,100 @@ def test_redaction_changes_only_the_requested_ids(saver: CompactSqliteSaver, db_
                 ("u2", "again"),
                 ("ai3", "ok sure"),
             ]
-    assert b"ok sure v2" not in file_bytes(db_path)
+    assert b"ok sure v2" not in backend.file_bytes()
     # The text index still finds the untouched reply, and only it.
-    assert [i.message.id for i in saver.history("r", text="ok sure").items] == ["ai3"]
-    assert [i.message.id for i in saver.history("r", text="redacted wrong").items] == ["ai1"]
-    log = saver.conn.execute("SELECT message_id FROM lgc_redactions").fetchall()
-    assert log == [("ai1",)]
+    assert [i.message.id for i in backend.saver.history("r", text="ok sure").items] == ["ai3"]
+    hits = backend.saver.history("r", text="redacted wrong").items
+    assert [i.message.id for i in hits] == ["ai1"]
+    assert [r.message_id for r in backend.saver.redactions("r")] == ["ai1"]
 
 
 def test_a_redaction_by_another_saver_is_seen_by_a_saver_that_cached_the_thread(
-    saver: CompactSqliteSaver, db_path: Path
+    backend: Backend,
 ) -> None:
-    graph = build_graph(saver)
+    graph = build_graph(backend.saver)
     graph.invoke({"messages": [HumanMessage(f"my key is {SECRET}")]}, CONFIG)
-    leak_id = graph.get_state(CONFIG).values["messages"][0].id  # cached by `saver` now
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as admin:
+    leak_id = graph.get_state(CONFIG).values["messages"][0].id  # cached by the saver now
+    with backend.reopen() as admin:
         admin.redact("r", [leak_id], "PII")
     assert graph.get_state(CONFIG).values["messages"][0].content == "[redacted: PII]"
-    assert saver.get_message("r", leak_id).content == "[redacted: PII]"  # type: ignore[union-attr]
+    got = backend.saver.get_message("r", leak_id)
+    assert got is not None and got.content == "[redacted: PII]"
     graph.invoke(turn_input(1), CONFIG)  # continuing must not write the secret back
-    assert SECRET.encode() not in file_bytes(db_path)
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as admin:
+    assert SECRET.encode() not in backend.file_bytes()
+    with backend.reopen() as admin:
         admin.delete_thread("r")
     graph.invoke(turn_input(2), CONFIG)
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
+    with backend.reopen() as fresh:
         msgs = build_graph(fresh).get_state(CONFIG).values["messages"]
     assert [m.id for m in msgs] == [m.id for m in graph.get_state(CONFIG).values["messages"]]
     assert len(msgs) == 3
+
+
+def test_a_concurrent_reader_makes_the_result_say_bytes_remain(
+    backend: Backend, caplog: pytest.LogCaptureFixture
+) -> None:
+    _thread_with_secret(backend.saver)
+    reader = sqlite3.connect(backend.path, isolation_level=None)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT COUNT(*) FROM lgc_messages").fetchone()[0] > 0
+    with caplog.at_level(logging.WARNING, logger="langgraph_compact.checkpoint.redact"):
+        result = backend.saver.redact("r", ["leak"], "PII")
+    assert not result.complete and result.remaining_bytes > 0
+    assert result.message_ids == ["leak"]
+    assert "finish_redaction" in caplog.text and "read transaction" in caplog.text
+    assert SECRET.encode() in backend.file_bytes()  # the old pages are still in the WAL
+    reader.execute("COMMIT")
+    reader.close()
+    assert backend.saver.finish_redaction() == 0
+    assert SECRET.encode() not in backend.file_bytes()
+
+
+def test_copies_in_another_thread_are_reported(backend: Backend) -> None:
+    _thread_with_secret(backend.saver)
+    backend.saver.copy_thread("r", "r-copy")
+    result = backend.saver.redact("r", ["leak"], "PII")
+    assert result.also_in_threads == ["r-copy"] and not result.complete
+    assert backend.saver.redact("r-copy", ["leak"], "PII").complete
+    assert SECRET.encode() not in backend.file_bytes()
+
+
+def test_a_writer_keeps_working_while_another_saver_redacts(backend: Backend) -> None:
+    graph = build_graph(backend.saver)
+    for turn in range(60):
+        graph.invoke(turn_input(turn), {"configurable": {"thread_id": f"w{turn % 6}"}})
+    _thread_with_secret(backend.saver)
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def write() -> None:
+        try:
+            with backend.reopen() as other:
+                g = build_graph(other)
+                turn = 100
+                while not done.is_set():
+                    g.invoke(turn_input(turn), {"configurable": {"thread_id": "writer"}})
+                    turn += 1
+        except BaseException as e:  # a failed write is what this test looks for
+            errors.append(e)
+
+    worker = threading.Thread(target=write)
+    worker.start()
+    time.sleep(0.2)
+    for _ in range(5):
+        backend.saver.redact("r", ["leak"], "PII")
+    done.set()
+    worker.join()
+    assert errors == []
+    assert backend.saver.history("writer").total >= 3
+
+
+async def test_async_redaction(asaver: AsyncCompactSqliteSaver) -> None:
+    graph = build_graph(asaver)
+    await graph.ainvoke({"messages": [HumanMessage(f"key {SECRET}", id="leak")]}, CONFIG)
+    result = await asaver.aredact("r", ["leak"], "PII", actor="bob")
+    assert result.complete
+    state = await graph.aget_state(CONFIG)
+    assert state.values["messages"][0].content == "[redacted: PII]"
+    assert [r.actor for r in await asaver.aredactions("r")] == ["bob"]
+    assert await asaver.afinish_redaction() == 0

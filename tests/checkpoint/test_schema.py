@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from agent_graph import build_graph, turn_input
+from conftest import BACKENDS
+from conftest import _open as open_saver
+from langchain_core.messages import messages_to_dict
 
 from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
-from langgraph_compact.checkpoint._core import MIGRATIONS, SQLITE, Migration, migrate
+from langgraph_compact.checkpoint._schema import MIGRATIONS, Migration, migrate
+from langgraph_compact.checkpoint._sql import SQLITE
 from langgraph_compact.checkpoint.sqlite import drive
 from langgraph_compact.errors import SchemaVersionError
 
@@ -70,3 +79,47 @@ async def test_newer_schema_is_refused_by_the_async_saver(db_path: Path) -> None
     async with AsyncCompactSqliteSaver.from_conn_string(db_path) as saver:
         with pytest.raises(SchemaVersionError, match="new database file"):
             await saver.aget_tuple({"configurable": {"thread_id": "x"}})
+
+
+LEGACY = Path(__file__).with_name("data") / "schema_v4.sqlite"
+
+
+def _snapshots(graph: Any, thread_id: str) -> list[dict[str, Any]]:
+    out = []
+    for snap in graph.get_state_history({"configurable": {"thread_id": thread_id}}):
+        v = snap.values
+        values = {
+            "messages": messages_to_dict(v.get("messages", [])),
+            "notes": v.get("notes"),
+            "summary": v["summary"].model_dump(mode="json") if v.get("summary") else None,
+        }
+        blob = json.dumps(values, sort_keys=True).encode()
+        out.append(
+            {
+                "checkpoint_id": snap.config["configurable"]["checkpoint_id"],
+                "parent": (snap.parent_config or {}).get("configurable", {}).get("checkpoint_id"),
+                "next": list(snap.next),
+                "values_sha256": hashlib.sha256(blob).hexdigest(),
+            }
+        )
+    return out
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_a_file_written_by_schema_4_opens_and_loads_the_same(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "v4.sqlite"
+    shutil.copy(LEGACY, path)
+    expected = json.loads(LEGACY.with_suffix(".json").read_text())
+    with open_saver(kind, path) as saver:
+        graph = build_graph(saver)
+        for thread_id, snaps in expected["history"].items():
+            assert _snapshots(graph, thread_id) == snaps
+        assert saver.verify().ok
+        assert [(r.message_id, r.actor) for r in saver.redactions()] == [("leak", "fixture")]
+        hits = saver.history("legacy-a", text="mod20.py line 3").items
+        assert [(i.index, i.message.type) for i in hits] == [(8, "tool")]
+        graph.invoke(turn_input(30), {"configurable": {"thread_id": "legacy-a"}})
+        assert saver.verify().ok
+    assert _versions(path) == list(range(1, LATEST + 1))
+    tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")}
+    assert not any(t.startswith("lgc_v4_") for t in tables) and "lgc_thread_epochs" not in tables

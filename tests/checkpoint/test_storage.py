@@ -1,78 +1,125 @@
-"""Storage layout: each message once, bounded ref lists, encryption, prune/copy/delete."""
+"""Storage layout: each message once, Fenwick-linked ref lists, packed writes, inline values,
+encryption, prune/copy/delete, on every backend."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import math
+import random
 import re
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 import pytest
-from agent_graph import build_graph, file_bytes, state_json, turn_input
+from agent_graph import build_graph, state_json, turn_input
+from conftest import Backend
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.channels import DeltaChannel
 from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
-from langgraph.graph import START, StateGraph
+from langgraph.graph import START, MessagesState, StateGraph
 
-from langgraph_compact.checkpoint import CompactSqliteSaver
-from langgraph_compact.checkpoint._core import REFS_MAX_DEPTH, decode_refs, next_version
-from langgraph_compact.errors import CompactError
+from langgraph_compact.checkpoint import CompactSaverBase, CompactSqliteSaver
+from langgraph_compact.checkpoint._codec import next_version
+from langgraph_compact.checkpoint._refs import decode_link
+from langgraph_compact.errors import CompactError, SaverArgumentError
 
 
 def _cfg(thread: str, **extra: Any) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread, **extra}}
 
 
-def _run(saver: CompactSqliteSaver, thread: str, turns: range, **extra: Any) -> Any:
+def _run(saver: CompactSaverBase, thread: str, turns: range, **extra: Any) -> Any:
     graph = build_graph(saver)
     for turn in turns:
         graph.invoke(turn_input(turn), _cfg(thread, **extra))
     return graph
 
 
-def _count(saver: CompactSqliteSaver, sql: str, *params: Any) -> int:
-    return int(saver.conn.execute(sql, params).fetchone()[0])
-
-
-def test_each_message_content_is_stored_once(saver: CompactSqliteSaver) -> None:
-    _run(saver, "once", range(20))
+def test_each_message_content_is_stored_once(backend: Backend) -> None:
+    _run(backend.saver, "once", range(20))
+    tid = backend.tid("once")
     # 60 messages; ToolMessages also appear id-less in their node's pending writes,
     # which share the text row (one text per distinct content).
-    assert _count(saver, "SELECT COUNT(*) FROM lgc_message_texts WHERE thread_id='once'") == 60
-    named = "SELECT COUNT(*) FROM lgc_messages WHERE thread_id='once' AND message_id != ''"
-    assert _count(saver, named) == 60
-    # No blob or write carries message content: message values are refs.
-    kinds = saver.conn.execute(
-        "SELECT DISTINCT type FROM lgc_blobs WHERE channel='messages' "
-        "UNION SELECT DISTINCT type FROM lgc_writes WHERE channel='messages' AND blob != x'90'"
-    ).fetchall()
-    assert {k for (k,) in kinds} == {"lgc.refs", "lgc.msgs"}
+    assert backend.scalar("SELECT COUNT(*) FROM lgc_texts WHERE tid = ?", tid) == 60
+    named = "SELECT COUNT(*) FROM lgc_messages WHERE tid = ? AND message_id != ''"
+    assert backend.scalar(named, tid) == 60
+    # No value or write holds message content: message lists are refs, writes refs too.
+    kinds = backend.query("SELECT DISTINCT type FROM lgc_blobs WHERE channel = 'messages'")
+    assert kinds == [("lgc.refs",)]
+    assert backend.scalar("SELECT COUNT(*) FROM lgc_writes WHERE writes LIKE '%read_file%'") == 0
 
 
-def test_ref_lists_are_deltas_with_bounded_chains(saver: CompactSqliteSaver) -> None:
-    _run(saver, "refs", range(40))
-    rows = saver.conn.execute(
-        "SELECT version, blob, base_version FROM lgc_blobs WHERE thread_id='refs' "
-        "AND channel='messages' ORDER BY version"
-    ).fetchall()
-    refs = [decode_refs(blob, base) for _, blob, base in rows]
-    assert max(r.depth for r in refs) <= REFS_MAX_DEPTH
-    deltas = [r for r in refs if r.base is not None]
-    assert len(deltas) >= len(refs) * 0.9
-    assert max(len(r.tail) for r in deltas) <= 2
-    # Linear, not quadratic: stored ints are far fewer than the sum of list lengths.
-    stored = sum(len(r.tail) for r in refs)
-    full = sum(r.keep + len(r.tail) for r in refs)
-    assert stored * 10 < full
+def test_ref_lists_are_fenwick_linked_with_log_depth_and_n_log_n_size(backend: Backend) -> None:
+    _run(backend.saver, "refs", range(80))
+    rows = backend.query(
+        "SELECT version, blob, base_version FROM lgc_blobs WHERE tid = ? AND channel = 'messages'",
+        backend.tid("refs"),
+    )
+    base_of = {v: b for v, _, b in rows}
+    links = {v: decode_link(blob) for v, blob, _ in rows}
+    n_versions, n_messages = len(rows), 240
+
+    def depth(version: str) -> int:
+        d = 0
+        while base_of[version] is not None:
+            version, d = base_of[version], d + 1
+        return d
+
+    assert max(depth(v) for v in base_of) <= math.log2(n_versions) + 2
+    stored = sum(len(tail) for _, _, tail in links.values())
+    assert stored <= 3 * n_messages * math.log2(n_messages)  # O(n log n) numbers ...
+    full = sum(keep + len(tail) for _, keep, tail in links.values())
+    assert stored * 8 < full  # ... far from the O(n^2) of one list per version
+    assert all(base is None or base in base_of for base in base_of.values())
 
 
-def test_fresh_process_reads_the_same_state(saver: CompactSqliteSaver, db_path: Path) -> None:
-    graph = _run(saver, "fresh", range(12))
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
+def test_fresh_process_reads_the_same_state(backend: Backend) -> None:
+    graph = _run(backend.saver, "fresh", range(12))
+    with backend.reopen() as fresh:
         assert state_json(build_graph(fresh), _cfg("fresh")) == state_json(graph, _cfg("fresh"))
         history = list(build_graph(fresh).get_state_history(_cfg("fresh")))
+        _run(fresh, "fresh", range(12, 14))  # continues from the loaded chain
     assert len(history) == 12 * 4
+    assert len(graph.get_state(_cfg("fresh")).values["messages"]) == 42
+
+
+def test_a_task_writes_one_row_and_small_values_stay_in_the_checkpoint(
+    backend: Backend,
+) -> None:
+    _run(backend.saver, "rows", range(10))
+    tid = backend.tid("rows")
+    tasks = backend.query(
+        "SELECT COUNT(*), COUNT(DISTINCT checkpoint_id || task_id) FROM lgc_writes WHERE tid = ?",
+        tid,
+    )
+    assert tasks[0][0] == tasks[0][1] == 30  # __start__, agent, tools: one row per task
+    # The trigger channels (branch:to:agent, value None) never get a value row.
+    assert backend.scalar("SELECT COUNT(*) FROM lgc_blobs WHERE channel LIKE 'branch:%'") == 0
+    assert (
+        backend.scalar("SELECT SUM(tasks) FROM lgc_checkpoints WHERE tid = ?", tid) == tasks[0][0]
+    )
+
+
+def test_blob_words_stay_out_of_the_index_and_are_still_found(backend: Backend) -> None:
+    rng = random.Random(7)
+    blob = base64.b64encode(rng.randbytes(600)).decode()
+    digest = hashlib.sha1(b"x").hexdigest()
+    builder = StateGraph(MessagesState)
+    builder.add_node("bot", lambda s: {"messages": [AIMessage(f"commit {digest}", id="a1")]})
+    builder.add_edge(START, "bot")
+    graph = builder.compile(checkpointer=backend.saver)
+    graph.invoke({"messages": [HumanMessage(f"attachment {blob} end", id="h1")]}, _cfg("b"))
+    terms = {t for (t,) in backend.query_vocabulary()}
+    token = max(re.findall(r"[A-Za-z0-9]+", blob), key=len)
+    assert token.lower() not in terms and digest not in terms
+    assert {"attachment", "end", "commit"} <= terms and len(terms) == 3
+    assert [i.message.id for i in backend.saver.history("b", text=token).items] == ["h1"]
+    assert [i.message.id for i in backend.saver.history("b", text=f"commit {digest}").items] == [
+        "a1"
+    ]
+    assert backend.saver.history("b", text=digest[:-1] + "0").items == []
 
 
 class _XorStreamCipher:
@@ -90,14 +137,15 @@ class _XorStreamCipher:
         return "xor", nonce + bytes(a ^ b for a, b in zip(plaintext, ks, strict=True))
 
     def decrypt(self, ciphername: str, ciphertext: bytes) -> bytes:
-        assert ciphername == "xor"
+        if ciphername != "xor":
+            raise ValueError(ciphername)
         nonce, body = ciphertext[:16], ciphertext[16:]
         return bytes(a ^ b for a, b in zip(body, self._stream(nonce, len(body)), strict=True))
 
 
-def test_encrypted_serializer_keeps_message_text_out_of_the_file(db_path: Path) -> None:
+def test_encrypted_serializer_keeps_message_text_out_of_the_file(backend: Backend) -> None:
     serde = EncryptedSerializer(_XorStreamCipher(b"k" * 32))
-    with CompactSqliteSaver.from_conn_string(str(db_path), serde=serde) as saver:
+    with backend.reopen(serde=serde) as saver:
         graph = _run(saver, "enc", range(4))
         state = graph.get_state(_cfg("enc")).values["messages"]
         assert len(state) == 12 and "src/mod3.py:39" in str(state[-1].content)
@@ -105,67 +153,78 @@ def test_encrypted_serializer_keeps_message_text_out_of_the_file(db_path: Path) 
             saver.history("enc", text="mod3")
         assert [i.index for i in saver.history("enc", role="tool").items] == [2, 5, 8, 11]
         expected = state_json(graph, _cfg("enc"))
-    raw = file_bytes(db_path)
+        assert saver.verify("enc").ok
+    raw = backend.file_bytes()
     assert b"line 39 of src/mod3.py" not in raw and b"please read module" not in raw
-    with CompactSqliteSaver.from_conn_string(str(db_path), serde=serde) as again:
+    with backend.reopen(serde=serde) as again:
         assert state_json(build_graph(again), _cfg("enc")) == expected
 
 
-def test_prune_keep_latest_keeps_state_and_every_message(
-    saver: CompactSqliteSaver, db_path: Path
-) -> None:
-    graph = _run(saver, "p", range(40))
+def test_prune_keep_latest_keeps_state_and_every_message(backend: Backend) -> None:
+    graph = _run(backend.saver, "p", range(40))
     before = state_json(graph, _cfg("p"))
-    saver.prune(["p"], strategy="keep_latest")
-    assert len(list(saver.list(_cfg("p")))) == 1
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
+    backend.saver.prune(["p"], strategy="keep_latest")
+    assert len(list(backend.saver.list(_cfg("p")))) == 1
+    with backend.reopen() as fresh:
         assert state_json(build_graph(fresh), _cfg("p")) == before
         assert fresh.history("p", limit=500).total == 120
-    # The kept ref list was materialized: no base points at a deleted blob.
-    rows = saver.conn.execute(
-        "SELECT base_version FROM lgc_blobs WHERE thread_id='p' AND base_version IS NOT NULL"
-    ).fetchall()
-    assert rows == []
-    _run(saver, "p", range(40, 42))
+        assert fresh.verify("p").ok
+    tid = backend.tid("p")
+    bases = backend.query(
+        "SELECT base_version FROM lgc_blobs WHERE tid = ? AND base_version IS NOT NULL", tid
+    )
+    versions = {v for (v,) in backend.query("SELECT version FROM lgc_blobs WHERE tid = ?", tid)}
+    assert all(b in versions for (b,) in bases)  # the kept list's chain is whole
+    assert len(versions) <= math.log2(160) + 3  # and only its chain is left
+    _run(backend.saver, "p", range(40, 42))
     assert len(graph.get_state(_cfg("p")).values["messages"]) == 126
 
 
-def test_delete_for_runs_keeps_later_runs_readable(
-    saver: CompactSqliteSaver, db_path: Path
-) -> None:
+def test_delete_for_runs_keeps_later_runs_readable(backend: Backend) -> None:
     run1, run2 = str(uuid.uuid4()), str(uuid.uuid4())
-    _run(saver, "d", range(0, 20), run_id=run1)
-    graph = _run(saver, "d", range(20, 25), run_id=run2)
+    _run(backend.saver, "d", range(0, 20), run_id=run1)
+    graph = _run(backend.saver, "d", range(20, 25), run_id=run2)
     before = state_json(graph, _cfg("d"))
-    saver.delete_for_runs([run1])
-    runs = {t.metadata.get("run_id") for t in saver.list(_cfg("d"))}
-    assert runs == {run2}
-    with CompactSqliteSaver.from_conn_string(str(db_path)) as fresh:
+    backend.saver.delete_for_runs([run1])
+    listed = list(backend.saver.list(_cfg("d")))
+    assert {t.metadata.get("run_id") for t in listed} == {run2}
+    assert listed[-1].parent_config is None  # its parent was run1's: now a root
+    with backend.reopen() as fresh:
         assert state_json(build_graph(fresh), _cfg("d")) == before
+        assert fresh.verify("d").ok
 
 
-def test_copy_thread_copies_messages_and_index(saver: CompactSqliteSaver) -> None:
-    graph = _run(saver, "src", range(5))
-    saver.copy_thread("src", "dst")
+def test_copy_thread_copies_messages_and_index(backend: Backend) -> None:
+    graph = _run(backend.saver, "src", range(5))
+    backend.saver.copy_thread("src", "dst")
     assert state_json(graph, _cfg("dst")) == state_json(graph, _cfg("src"))
-    assert [i.index for i in saver.history("dst", text="mod4.py line 2").items] == [14]
+    assert [i.index for i in backend.saver.history("dst", text="mod4.py line 2").items] == [14]
     with pytest.raises(CompactError, match="already has messages"):
-        saver.copy_thread("src", "dst")
-    _run(saver, "dst", range(5, 6))
+        backend.saver.copy_thread("src", "dst")
+    _run(backend.saver, "dst", range(5, 6))
     assert len(graph.get_state(_cfg("src")).values["messages"]) == 15
+    assert backend.saver.verify().ok
 
 
-def test_delete_thread_removes_rows_and_index(saver: CompactSqliteSaver) -> None:
-    _run(saver, "gone", range(3))
-    _run(saver, "kept", range(3))
-    saver.delete_thread("gone")
-    for table in ("lgc_checkpoints", "lgc_blobs", "lgc_writes", "lgc_messages"):
-        assert _count(saver, f"SELECT COUNT(*) FROM {table} WHERE thread_id='gone'") == 0
-    assert saver.history("gone").items == []
-    assert len(saver.history("kept", text="mod1.py").items) == 1
+def test_delete_thread_removes_rows_and_index(backend: Backend) -> None:
+    _run(backend.saver, "gone", range(3))
+    _run(backend.saver, "kept", range(3))
+    gone = backend.tid("gone")
+    backend.saver.delete_thread("gone")
+    for table in ("lgc_heads", "lgc_checkpoints", "lgc_blobs", "lgc_writes", "lgc_messages"):
+        assert backend.scalar(f"SELECT COUNT(*) FROM {table} WHERE tid = ?", gone) == 0
+    assert backend.saver.history("gone").items == []
+    assert len(backend.saver.history("kept", text="mod1.py").items) == 1
     # The contentless FTS index lost exactly the deleted thread's documents.
-    fts = "SELECT COUNT(*) FROM lgc_message_fts WHERE lgc_message_fts MATCH 'mod1'"
-    assert _count(saver, fts) == 2  # "reading mod1" and its tool output, in "kept" only
+    fts = "SELECT COUNT(*) FROM lgc_text_fts WHERE lgc_text_fts MATCH 'mod1'"
+    assert backend.scalar(fts) == 2  # "reading mod1" and its tool output, in "kept" only
+    _run(backend.saver, "gone", range(2))  # the id can be used again, from scratch
+    assert len(build_graph(backend.saver).get_state(_cfg("gone")).values["messages"]) == 6
+
+
+def test_prune_rejects_an_unknown_strategy(backend: Backend) -> None:
+    with pytest.raises(SaverArgumentError, match="keep_latest"):
+        backend.saver.prune(["x"], strategy="oldest")
 
 
 def test_sync_saver_is_thread_safe(saver: CompactSqliteSaver) -> None:
@@ -189,17 +248,55 @@ class _DeltaState(TypedDict):
     items: Annotated[list[str], DeltaChannel(_concat)]
 
 
-def test_keep_latest_refuses_delta_channel_threads(saver: CompactSqliteSaver) -> None:
+def test_keep_latest_refuses_delta_channel_threads(backend: Backend) -> None:
     builder = StateGraph(_DeltaState)
     builder.add_node("add", lambda s: {"items": [f"item{len(s['items'])}"]})
     builder.add_edge(START, "add")
-    graph = builder.compile(checkpointer=saver)
+    graph = builder.compile(checkpointer=backend.saver)
     for _ in range(3):
         graph.invoke({"items": []}, _cfg("delta"))
     assert graph.get_state(_cfg("delta")).values["items"] == ["item0", "item1", "item2"]
     with pytest.raises(CompactError, match="DeltaChannel"):
-        saver.prune(["delta"], strategy="keep_latest")
+        backend.saver.prune(["delta"], strategy="keep_latest")
     assert graph.get_state(_cfg("delta")).values["items"] == ["item0", "item1", "item2"]
+
+
+def test_edits_and_forks_link_to_the_shared_prefix(backend: Backend) -> None:
+    graph = _run(backend.saver, "e", range(30))
+    graph.update_state(_cfg("e"), {"messages": [HumanMessage("edited", id="human-28")]})
+    old = next(s for s in graph.get_state_history(_cfg("e")) if len(s.values["messages"]) == 45)
+    graph.invoke(turn_input(99), old.config)  # a fork from turn 15
+    tid = backend.tid("e")
+    rows = backend.query("SELECT blob FROM lgc_blobs WHERE tid = ? AND channel = 'messages'", tid)
+    tails = sorted(len(decode_link(bytes(b))[2]) for (b,) in rows)
+    assert tails[-1] < 90  # no list was stored whole again (90 = the full list)
+    assert len(graph.get_state(_cfg("e")).values["messages"]) == 48  # the fork is newest
+    main = next(s for s in graph.get_state_history(_cfg("e")) if len(s.values["messages"]) == 90)
+    assert main.values["messages"][84].content == "edited"
+    assert backend.saver.verify("e").ok
+
+
+def test_a_list_with_a_tool_message_appended_in_place_is_stored_correctly(
+    backend: Backend,
+) -> None:
+    builder = StateGraph(MessagesState)
+
+    def mutate(state: MessagesState) -> dict[str, Any]:
+        # A node that (wrongly) appends to the state's own list before returning it.
+        state["messages"].append(
+            ToolMessage("late", tool_call_id="c", id=f"t{len(state['messages'])}")
+        )
+        return {"messages": [AIMessage("ok", id=f"a{len(state['messages'])}")]}
+
+    builder.add_node("bot", mutate)
+    builder.add_edge(START, "bot")
+    graph = builder.compile(checkpointer=backend.saver)
+    for i in range(3):
+        graph.invoke({"messages": [HumanMessage(f"q{i}", id=f"h{i}")]}, _cfg("m"))
+    expected = [m.id for m in graph.get_state(_cfg("m")).values["messages"]]
+    with backend.reopen() as fresh:
+        got = [m.id for m in build_graph(fresh).get_state(_cfg("m")).values["messages"]]
+    assert got == expected
 
 
 def test_channel_versions_have_a_36_bit_random_tail_and_stay_ordered() -> None:

@@ -1,0 +1,115 @@
+"""What the full-text index holds, and how a search is split between the index and a scan.
+
+The FTS5 index is contentless: the programs hand it the words of each text themselves.
+Runs of characters that look like encoded data are left out: a base64 blob or a hex
+dump is one random "word" after another, so indexing it token by token makes the index
+as large as the text, while no one searches for it word by word. A run of the
+base64/hex alphabet (letters, digits, ``+/=_-``) is *blob-like* when it is
+
+- 16 or more hexadecimal digits mixing digits and letters (hashes, ids, dumps; also
+  inside a longer run such as ``sha=3f2a...``), or
+- 24 or more characters whose letters and digits switch between upper case, lower
+  case and digits every 2.5 characters or less (random encodings; words and
+  identifiers such as ``getUserAccountSettingsV2`` have far longer runs).
+
+Every other word (prose, code identifiers, paths, numbers, error names) is indexed. A
+search still finds blob-like runs: the index narrows by the other words of the query,
+and the blob-like ones are matched by a case-insensitive substring scan of the
+candidates' text (of every text in the thread when the query has no other word).
+Search for a blob by at least 24 of its characters (16 hex digits), as it appears.
+
+Changing these rules changes what an index entry holds: it needs a migration that
+rebuilds the index (a contentless index is deleted from with the words it was given).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import string
+
+__all__ = ["SearchTerms", "index_words", "is_blob_run", "search_terms"]
+
+_WORD = re.compile(r"[^\W_]+")
+"""The tokens FTS5's ``unicode61`` tokenizer produces: runs of letters and digits."""
+
+_RUN = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
+_HEX_WORD = re.compile(r"(?<![A-Za-z0-9])[0-9A-Fa-f]{16,}(?![A-Za-z0-9])")
+_HEX = frozenset(string.hexdigits)
+
+
+def is_blob_run(run: str) -> bool:
+    """Whether a run of the base64/hex alphabet looks like encoded data.
+
+    >>> [is_blob_run(w) for w in ("internationalization", "deadbeef00112233")]
+    [False, True]
+    >>> is_blob_run("getUserAccountSettingsV2"), is_blob_run("aGVsbG8gd29ybGQgdGhpcyBpcw==")
+    (False, True)
+    """
+    if len(run) >= 16 and all(c in _HEX for c in run):
+        return any(c.isdigit() for c in run) and any(c.isalpha() for c in run)
+    alnum = [c for c in run if c.isalnum()]
+    if len(alnum) < 24:
+        return False
+    kinds = ["u" if c.isupper() else "l" if c.islower() else "d" for c in alnum]
+    switches = 1 + sum(a != b for a, b in itertools.pairwise(kinds))
+    return len(alnum) / switches <= 2.5
+
+
+def _split(text: str) -> tuple[str, list[str]]:
+    """``text`` with its blob-like runs blanked out, and those runs."""
+    blobs: list[str] = []
+
+    def blank(match: re.Match[str]) -> str:
+        run = match.group()
+        if is_blob_run(run):
+            blobs.append(run)
+            return " "
+        return run
+
+    return _HEX_WORD.sub(blank, _RUN.sub(blank, text)), blobs
+
+
+def index_words(text: str) -> str:
+    """The words of ``text`` the index stores, space-separated (blob-like runs left out).
+
+    >>> index_words("GET /api/v2 sha=0123456789abcdef0123 done")
+    'GET api v2 sha done'
+    """
+    return " ".join(_WORD.findall(_split(text)[0]))
+
+
+class SearchTerms:
+    """A text query split into an FTS5 ``MATCH`` string and runs to find by scanning.
+
+    Attributes:
+        match: the FTS5 query for the indexed words, each double-quoted so FTS5
+            operators, column filters, quotes and SQL metacharacters are inert; ``None``
+            when the query has no indexed word.
+        scan: the blob-like runs, lowercased, that each candidate's text must contain.
+        empty: the query has no word at all (only punctuation): nothing matches.
+    """
+
+    def __init__(self, text: str) -> None:
+        rest, runs = _split(text)
+        words = _WORD.findall(rest)
+        self.match: str | None = " ".join(f'"{w}"' for w in words) or None
+        self.scan: tuple[str, ...] = tuple(r.lower() for r in runs)
+        self.empty = not words and not runs
+
+    def matches(self, text: str) -> bool:
+        """Whether ``text`` contains every blob-like run (the index checked the rest)."""
+        low = text.lower()
+        return all(r in low for r in self.scan)
+
+
+def search_terms(text: str) -> SearchTerms:
+    """Split a query (see ``SearchTerms``).
+
+    >>> t = search_terms('x OR 1=1; DROP "t" -- NEAR(a*)')
+    >>> t.match, t.scan
+    ('"x" "OR" "1" "1" "DROP" "t" "NEAR" "a"', ())
+    >>> search_terms("commit 3f2a9c1b7d4e5f60").scan
+    ('3f2a9c1b7d4e5f60',)
+    """
+    return SearchTerms(text)

@@ -1,0 +1,173 @@
+"""The schema: one ordered list of forward migrations, recorded in ``lgc_schema_version``.
+
+Each ``Migration`` has DDL per dialect and, when rows must be rewritten, a data
+``program`` (a ``Program`` like every other storage operation, so it runs on the sync
+and the async driver alike). A file written by a newer version of the package is
+refused with ``SchemaVersionError``; an older one is brought forward on open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from langgraph_compact.checkpoint._legacy import convert_v4
+from langgraph_compact.checkpoint._sql import Dialect, Program
+from langgraph_compact.errors import SchemaVersionError
+
+__all__ = ["MIGRATIONS", "Migration", "migrate"]
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One forward schema step: DDL per dialect name, then an optional data program."""
+
+    version: int
+    description: str
+    statements: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    program: Callable[[Dialect], Program[None]] | None = None
+
+
+CREATE_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS lgc_schema_version (
+    version INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+)"""
+SELECT_VERSION = "SELECT MAX(version) FROM lgc_schema_version"
+INSERT_VERSION = (
+    "INSERT INTO lgc_schema_version (version, description, applied_at) "
+    "VALUES (?, ?, CURRENT_TIMESTAMP)"
+)
+
+_V1_TO_V4 = (
+    """CREATE TABLE lgc_checkpoints (thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL
+        DEFAULT '', checkpoint_id TEXT NOT NULL, parent_checkpoint_id TEXT, run_id TEXT,
+        checkpoint BLOB NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id))
+        WITHOUT ROWID""",
+    "CREATE INDEX lgc_checkpoints_run_id ON lgc_checkpoints (run_id) WHERE run_id IS NOT NULL",
+    """CREATE TABLE lgc_blobs (thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL
+        DEFAULT '', channel TEXT NOT NULL, version TEXT NOT NULL, type TEXT NOT NULL,
+        blob BLOB, base_version TEXT,
+        PRIMARY KEY (thread_id, checkpoint_ns, channel, version)) WITHOUT ROWID""",
+    """CREATE TABLE lgc_writes (thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL
+        DEFAULT '', checkpoint_id TEXT NOT NULL, task_id TEXT NOT NULL, task_path TEXT NOT
+        NULL DEFAULT '', idx INTEGER NOT NULL, channel TEXT NOT NULL, type TEXT, blob BLOB,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)) WITHOUT ROWID""",
+    """CREATE TABLE lgc_messages (thread_id TEXT NOT NULL, seq INTEGER NOT NULL,
+        message_id TEXT NOT NULL, digest BLOB NOT NULL, role TEXT NOT NULL, tool_names TEXT
+        NOT NULL DEFAULT '', type TEXT NOT NULL, skeleton BLOB NOT NULL, content_in_text
+        INTEGER NOT NULL, PRIMARY KEY (thread_id, seq)) WITHOUT ROWID""",
+    "CREATE INDEX lgc_messages_id ON lgc_messages (thread_id, message_id)",
+    """CREATE TABLE lgc_message_texts (text_id INTEGER PRIMARY KEY, thread_id TEXT NOT NULL,
+        digest BLOB NOT NULL, text, UNIQUE (thread_id, digest))""",
+    "CREATE VIRTUAL TABLE lgc_message_fts USING fts5(text, content='', detail=none)",
+    """CREATE TABLE lgc_redactions (thread_id TEXT NOT NULL, message_id TEXT NOT NULL,
+        reason TEXT NOT NULL, actor TEXT NOT NULL, redacted_at TEXT NOT NULL)""",
+    """CREATE TABLE lgc_thread_epochs (thread_id TEXT PRIMARY KEY, epoch INTEGER NOT NULL)
+        WITHOUT ROWID""",
+)
+
+_V5 = (
+    # Rows move to new tables keyed by a thread number; the old ones are renamed first
+    # and dropped by the data program once converted.
+    *(
+        f"ALTER TABLE {t} RENAME TO lgc_v4_{t.removeprefix('lgc_')}"
+        for t in ("lgc_checkpoints", "lgc_blobs", "lgc_writes", "lgc_messages")
+    ),
+    "ALTER TABLE lgc_message_texts RENAME TO lgc_v4_texts",
+    "DROP INDEX lgc_checkpoints_run_id",
+    "DROP INDEX lgc_messages_id",
+    "DROP TABLE lgc_message_fts",
+    """CREATE TABLE lgc_threads (tid INTEGER PRIMARY KEY, thread_id TEXT NOT NULL UNIQUE,
+        epoch INTEGER NOT NULL DEFAULT 0, chk BLOB NOT NULL)""",
+    """CREATE TABLE lgc_heads (tid INTEGER NOT NULL, checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL, checkpoints INTEGER NOT NULL, chk BLOB NOT NULL,
+        PRIMARY KEY (tid, checkpoint_ns)) WITHOUT ROWID""",
+    """CREATE TABLE lgc_checkpoints (tid INTEGER NOT NULL, checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL, run_id TEXT, payload BLOB NOT NULL,
+        tasks INTEGER NOT NULL DEFAULT 0, chk BLOB NOT NULL,
+        PRIMARY KEY (tid, checkpoint_ns, checkpoint_id)) WITHOUT ROWID""",
+    "CREATE INDEX lgc_checkpoints_run ON lgc_checkpoints (run_id) WHERE run_id IS NOT NULL",
+    # Keyed by version first: versions grow with the steps, so rows are appended in
+    # key order and pages fill up (by channel first, each channel inserts mid-page).
+    """CREATE TABLE lgc_blobs (tid INTEGER NOT NULL, checkpoint_ns TEXT NOT NULL,
+        version TEXT NOT NULL, channel TEXT NOT NULL, type TEXT NOT NULL,
+        blob BLOB NOT NULL, base_version TEXT, chk BLOB NOT NULL,
+        PRIMARY KEY (tid, checkpoint_ns, version, channel)) WITHOUT ROWID""",
+    """CREATE TABLE lgc_writes (tid INTEGER NOT NULL, checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL, task_id TEXT NOT NULL, task_path TEXT NOT NULL,
+        writes BLOB NOT NULL, chk BLOB NOT NULL,
+        PRIMARY KEY (tid, checkpoint_ns, checkpoint_id, task_id)) WITHOUT ROWID""",
+    """CREATE TABLE lgc_messages (tid INTEGER NOT NULL, seq INTEGER NOT NULL,
+        message_id TEXT NOT NULL, digest BLOB NOT NULL, role TEXT NOT NULL,
+        tool_names TEXT NOT NULL, type TEXT NOT NULL, skeleton BLOB NOT NULL,
+        content_in_text INTEGER NOT NULL, chk BLOB NOT NULL,
+        PRIMARY KEY (tid, seq)) WITHOUT ROWID""",
+    "CREATE INDEX lgc_messages_by_id ON lgc_messages (tid, message_id)",
+    # AUTOINCREMENT: a text number is never reused, so an index entry that outlived its
+    # row (a delete that could not decode the text) can never match another text.
+    """CREATE TABLE lgc_texts (text_id INTEGER PRIMARY KEY AUTOINCREMENT, tid INTEGER NOT NULL,
+        digest BLOB NOT NULL, text, UNIQUE (tid, digest))""",
+    # Contentless: the text lives (compressed) in lgc_texts only, and the programs keep
+    # the index in step, handing it the words (blob-like ones left out, see _fts) and
+    # the same words again to 'delete'. detail=none keeps only which rows hold a term
+    # (queries are AND-of-terms); columnsize=0 drops the per-row token counts.
+    "CREATE VIRTUAL TABLE lgc_text_fts USING fts5(text, content='', detail=none, columnsize=0)",
+)
+
+MIGRATIONS: list[Migration] = [
+    Migration(1, "checkpoints, blobs, writes", {"sqlite": _V1_TO_V4[:4]}),
+    Migration(
+        2,
+        "messages stored once per thread, texts once per content, FTS5 index",
+        {"sqlite": _V1_TO_V4[4:8]},
+    ),
+    Migration(3, "redaction log", {"sqlite": _V1_TO_V4[8:9]}),
+    Migration(
+        4,
+        "per-thread change counter, so other savers drop stale caches",
+        {"sqlite": _V1_TO_V4[9:10]},
+    ),
+    Migration(
+        5,
+        "thread numbers, a check on every row, heads, one writes row per task, "
+        "inline small values, Fenwick-linked ref lists, blob words left out of FTS",
+        {"sqlite": _V5},
+        convert_v4,
+    ),
+]
+
+
+def migrate(dialect: Dialect, migrations: Sequence[Migration] = MIGRATIONS) -> Program[int]:
+    """Bring a database to the latest schema, one recorded step at a time.
+
+    Args:
+        dialect: selects each migration's statements.
+        migrations: the ordered list; its last version is the latest.
+
+    Returns:
+        The schema version after migrating.
+
+    Raises:
+        SchemaVersionError: the database was written by a newer version of this package.
+    """
+    latest = migrations[-1].version if migrations else 0
+    yield CREATE_VERSION_TABLE, (), "none"
+    rows = yield SELECT_VERSION, (), "all"
+    current = int(rows[0][0] or 0) if rows else 0
+    if current > latest:
+        raise SchemaVersionError(
+            f"this database has checkpoint schema version {current}, but this "
+            f"langgraph-compact only knows versions up to {latest}. Upgrade "
+            "langgraph-compact (pip install -U langgraph-compact) to open it, or point the "
+            "saver at a new database file; downgrading a schema is not supported."
+        )
+    for m in migrations:
+        if m.version <= current:
+            continue
+        for statement in m.statements.get(dialect.name, ()):
+            yield statement, (), "none"
+        if m.program is not None:
+            yield from m.program(dialect)
+        yield INSERT_VERSION, (m.version, m.description), "none"
+    return latest
