@@ -34,6 +34,7 @@ __all__ = [
     "decoding",
     "head_check",
     "message_check",
+    "named",
     "thread_check",
     "verify_check",
     "writes_check",
@@ -135,8 +136,10 @@ class Where:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     def describe(self) -> str:
-        parts = [f"thread {self.thread_id!r}"]
-        parts.append(f"checkpoint {self.checkpoint_id}" if self.checkpoint_id else "checkpoint -")
+        parts = [f"thread {self.thread_id!r}" if self.thread_id else "the database"]
+        parts.append(
+            f"checkpoint {self.checkpoint_id}" if self.checkpoint_id else "the newest checkpoint"
+        )
         if self.channel is not None:
             parts.append(f"channel {self.channel!r}")
         if self.message_id is not None or self.seq is not None:
@@ -149,14 +152,27 @@ def corrupt(where: Where, what: str) -> CorruptionError:
     """A ``CorruptionError`` saying where, what failed, and what to do next."""
     return CorruptionError(
         f"{where.describe()}: {what}. The database file is damaged; nothing was loaded from "
-        f"this item. Run saver.verify({where.thread_id!r}) for a full report, and restore the "
-        "file from a backup (or delete the damaged thread) before writing to it again.",
-        thread_id=where.thread_id,
+        f"this item. Run saver.verify({where.thread_id or None!r}) for a full report, and "
+        "restore the file from a backup (or delete the damaged thread) before writing to it "
+        "again.",
+        thread_id=where.thread_id or None,
         checkpoint_id=where.checkpoint_id,
         channel=where.channel,
         message_id=where.message_id,
         what=what,
     )
+
+
+def named(error: CorruptionError, where: Where | None) -> CorruptionError:
+    """``error``, naming the checkpoint the caller asked for when it did not name one."""
+    if where is None:
+        return error
+    thread = error.thread_id or where.thread_id
+    checkpoint = error.checkpoint_id or where.checkpoint_id
+    if (thread, checkpoint) == (error.thread_id, error.checkpoint_id):
+        return error
+    at = Where(thread or "", checkpoint, error.channel, error.message_id)
+    return corrupt(at, error.what)
 
 
 def verify_check(where: Where, stored: bytes | None, expected: bytes, what: str) -> None:

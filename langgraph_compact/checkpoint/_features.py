@@ -28,7 +28,8 @@ from langgraph_compact.checkpoint.threads import (
     redactions_program,
     threads_program,
 )
-from langgraph_compact.checkpoint.verify import VerifyReport, verify_program
+from langgraph_compact.checkpoint.verify import VerifyReport, unreadable, verify_program
+from langgraph_compact.errors import CorruptionError
 
 __all__ = ["SaverFeatures"]
 
@@ -244,9 +245,15 @@ class SaverFeatures:
             checkpoint, channel or message and what is wrong) and what was checked.
         """
         where = Where(str(thread_id) if thread_id else "")
-        return self._run(verify_program(self._store, thread_id), where=where)
+        try:
+            return self._run(verify_program(self._store, thread_id), where=where)
+        except CorruptionError as e:  # the file could not even be opened or read
+            return unreadable(e)
 
     async def averify(self, thread_id: str | None = None) -> VerifyReport:
         """Async ``verify``."""
         where = Where(str(thread_id) if thread_id else "")
-        return await self._arun(verify_program(self._store, thread_id), where=where)
+        try:
+            return await self._arun(verify_program(self._store, thread_id), where=where)
+        except CorruptionError as e:
+            return unreadable(e)

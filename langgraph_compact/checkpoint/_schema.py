@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from langgraph_compact.checkpoint._check import Where, corrupt
 from langgraph_compact.checkpoint._legacy import convert_v4
 from langgraph_compact.checkpoint._sql import Dialect, Program
 from langgraph_compact.errors import SchemaVersionError
@@ -33,7 +34,7 @@ CREATE_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS lgc_schema_version (
     description TEXT NOT NULL,
     applied_at TEXT NOT NULL
 )"""
-SELECT_VERSION = "SELECT MAX(version) FROM lgc_schema_version"
+SELECT_VERSION = "SELECT MAX(version), COUNT(*), MIN(version) FROM lgc_schema_version"
 INSERT_VERSION = (
     "INSERT INTO lgc_schema_version (version, description, applied_at) "
     "VALUES (?, ?, CURRENT_TIMESTAMP)"
@@ -150,17 +151,24 @@ def migrate(dialect: Dialect, migrations: Sequence[Migration] = MIGRATIONS) -> P
 
     Raises:
         SchemaVersionError: the database was written by a newer version of this package.
+        CorruptionError: the version table does not record each step exactly once.
     """
     latest = migrations[-1].version if migrations else 0
     yield CREATE_VERSION_TABLE, (), "none"
     rows = yield SELECT_VERSION, (), "all"
-    current = int(rows[0][0] or 0) if rows else 0
-    if current > latest:
+    current, count, first = (int(v or 0) for v in rows[0])
+    consistent = count == current and (not count or first == 1)
+    if current > latest and consistent:
         raise SchemaVersionError(
             f"this database has checkpoint schema version {current}, but this "
             f"langgraph-compact only knows versions up to {latest}. Upgrade "
             "langgraph-compact (pip install -U langgraph-compact) to open it, or point the "
             "saver at a new database file; downgrading a schema is not supported."
+        )
+    if not consistent:
+        raise corrupt(
+            Where(""),
+            f"the schema version table is damaged (versions {first}..{current}, {count} rows)",
         )
     for m in migrations:
         if m.version <= current:

@@ -31,10 +31,9 @@ __all__ = ["SQLITE", "Dialect", "Fetch", "Program", "Stmt", "marks", "values_lis
 
 T = TypeVar("T")
 
-Fetch = Literal["all", "none", "many", "try"]
-"""``all``: fetch rows; ``none``: execute only; ``many``: ``executemany`` over params;
-``try``: execute, and get ``[(error message,)]`` instead of an exception if the database
-reports an error (``verify`` uses it for checks that raise on damage)."""
+Fetch = Literal["all", "none", "many"]
+"""``all``: fetch rows; ``none``: execute only; ``many``: ``executemany`` over params.
+A statement the database reports as damaged raises ``CorruptionError`` at its ``yield``."""
 
 Stmt = tuple[str, Sequence[Any], Fetch]
 Program = Generator[Stmt, list[tuple[Any, ...]], T]
@@ -325,7 +324,8 @@ SELECT_ANY_ROW = (
 )
 THREAD_STATS = """SELECT t.tid, t.thread_id,
     (SELECT COALESCE(SUM(h.checkpoints), 0) FROM lgc_heads h WHERE h.tid = t.tid),
-    (SELECT COUNT(*) FROM lgc_messages m WHERE m.tid = t.tid),
+    (SELECT COUNT(DISTINCT message_id) FROM lgc_messages m
+        WHERE m.tid = t.tid AND m.message_id != ''),
     (SELECT COALESCE(SUM(LENGTH(payload) + LENGTH(checkpoint_id) + 16), 0)
         FROM lgc_checkpoints c WHERE c.tid = t.tid)
     + (SELECT COALESCE(SUM(LENGTH(blob) + LENGTH(version) + LENGTH(channel) + 16), 0)

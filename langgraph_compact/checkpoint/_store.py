@@ -140,6 +140,18 @@ class CheckpointStore(MessageStore):
         row = (th.tid, ns, newest, count, head_check(ns, newest, count))
         yield q.UPSERT_HEAD, row, "none"
 
+    def check_count(self, th: Thread, ns: str, where: Where) -> q.Program[None]:
+        """Raise if the namespace holds fewer checkpoints than its head record counts.
+
+        Run when a checkpoint is not found, so a deleted row is not taken for one that
+        never existed.
+        """
+        head = yield from self.head(th, ns)
+        rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
+        if head is not None and head[1] != int(rows[0][1]):
+            lost = head[1] - int(rows[0][1])
+            raise corrupt(where, f"not found, and {lost} of its namespace's rows are missing")
+
     def head(self, th: Thread, ns: str) -> q.Program[tuple[str, int] | None]:
         """The namespace's recorded newest checkpoint and checkpoint count (verified)."""
         rows = yield q.SELECT_HEAD, (th.tid, ns), "all"
@@ -182,9 +194,11 @@ class CheckpointStore(MessageStore):
             cid = head[0]
         rows = yield q.SELECT_CHECKPOINT, (th.tid, ns, cid), "all"
         if not rows:
-            if get_checkpoint_id(config):
-                return None
-            raise corrupt(Where(thread_id, cid), "the thread's newest checkpoint row is missing")
+            if not get_checkpoint_id(config):
+                what = "the thread's newest checkpoint row is missing"
+                raise corrupt(Where(thread_id, cid), what)
+            yield from self.check_count(th, ns, Where(thread_id, cid))
+            return None
         tup, parent = yield from self.tuple_from_row(th, ns, rows[0], remember=True)
         if parent:
             found = yield (
@@ -210,11 +224,12 @@ class CheckpointStore(MessageStore):
         ns = conf.get("checkpoint_ns")
         cid = get_checkpoint_id(config) if config is not None else None
         before_id = get_checkpoint_id(before) if before is not None else None
+        lane: Thread | None = None
         if config is not None:
-            th = yield from self.thread(str(conf["thread_id"]))
-            if th is None:
+            lane = yield from self.thread(str(conf["thread_id"]))
+            if lane is None:
                 return []
-            params.append(th.tid)
+            params.append(lane.tid)
         params += [str(ns)] if ns is not None else []
         params += [cid] if cid else []
         params += [before_id] if before_id else []
@@ -244,6 +259,11 @@ class CheckpointStore(MessageStore):
             tup, parent = yield from self.tuple_from_row(th, row_ns, row, remember=False)
             out.append((tup, th, row_ns, parent))
         yield from self._check_parents(out)
+        if lane is not None and ns is not None and not (cid or before_id or limit or filter):
+            head = yield from self.head(lane, str(ns))  # a whole namespace: all rows there?
+            if head is not None and head[1] != len(out):
+                what = f"{head[1]} checkpoints recorded, {len(out)} rows are left"
+                raise corrupt(Where(lane.thread_id, head[0]), what)
         return [t for t, *_ in out]
 
     def _check_parents(

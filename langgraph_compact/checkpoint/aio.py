@@ -26,10 +26,11 @@ import aiosqlite
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
-from langgraph_compact.checkpoint._check import Where
+from langgraph_compact.checkpoint._check import Where, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import Program
-from langgraph_compact.checkpoint.sqlite import damaged, is_damage, wal_program
+from langgraph_compact.checkpoint.sqlite import damaged, is_damage, statement, wal_program
+from langgraph_compact.errors import CorruptionError
 
 __all__ = ["AsyncCompactSqliteSaver", "adrive"]
 
@@ -52,22 +53,25 @@ async def adrive(
         if write is not None:
             await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         rows: Any = None
+        error: BaseException | None = None
         try:
             while True:
-                sql, params, fetch = program.send(rows)
-                if fetch == "many":
-                    await conn.executemany(sql, params)
-                    rows = []
-                elif fetch == "try":
-                    try:
-                        async with conn.execute(sql, params) as cur:
-                            await cur.fetchall()
-                        rows = []
-                    except sqlite3.DatabaseError as e:
-                        rows = [(str(e),)]
+                if error is None:
+                    sql, params, fetch = program.send(rows)
                 else:
-                    async with conn.execute(sql, params) as cur:
-                        rows = list(await cur.fetchall()) if fetch == "all" else []
+                    sql, params, fetch = program.throw(error)
+                    error = None
+                try:
+                    if fetch == "many":
+                        await conn.executemany(sql, params)
+                        rows = []
+                    else:
+                        async with conn.execute(sql, params) as cur:
+                            rows = list(await cur.fetchall()) if fetch == "all" else []
+                except sqlite3.DatabaseError as e:
+                    if not is_damage(e):
+                        raise
+                    error = damaged(e, where)
         except StopIteration as stop:
             result: T = stop.value
         if write is not None:
@@ -79,6 +83,8 @@ async def adrive(
                 await conn.execute("ROLLBACK")
         if is_damage(e):
             raise damaged(e, where) from e
+        if isinstance(e, CorruptionError) and (better := named(e, where)) is not e:
+            raise better from e
         raise
     finally:
         program.close()
@@ -146,16 +152,15 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
             CorruptionError: SQLite reports the file as damaged.
         """
         async with self.lock:
-            await self._setup_locked()
+            await self._setup_locked(None)
 
-    async def _setup_locked(self) -> None:
+    async def _setup_locked(self, where: Where | None) -> None:
         if self.is_setup:
             return
         for sql in self._store.dialect.on_open:
-            async with self.conn.execute(sql) as cur:
-                await cur.fetchall()
+            await adrive(self.conn, statement(sql), write=None, where=where)
         with self._store.cache.transaction():
-            await adrive(self.conn, migrate(self._store.dialect), write=True)
+            await adrive(self.conn, migrate(self._store.dialect), write=True, where=where)
         self.is_setup = True
 
     async def _arun(
@@ -165,7 +170,7 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
             return await _finish(self._run_locked(program, write, where))
 
     async def _run_locked(self, program: Program[T], write: bool | None, where: Where | None) -> T:
-        await self._setup_locked()
+        await self._setup_locked(where)
         with self._store.cache.transaction():
             return await adrive(self.conn, program, write=write, where=where)
 

@@ -81,14 +81,26 @@ def _filter_key(filters: Mapping[str, Any]) -> str:
 def _checkpoint(
     store: CheckpointStore, th: Thread, ns: str, checkpoint_id: str | None
 ) -> q.Program[tuple[Any, ...] | None]:
-    """The checkpoint row named (or the namespace's newest), or ``None``."""
+    """The checkpoint row named (or the namespace's newest), or ``None``.
+
+    Raises:
+        CorruptionError: the newest row is missing, or one named is and the namespace
+            holds fewer rows than its head record counts.
+    """
+    newest = checkpoint_id is None
     if checkpoint_id is None:
         head = yield from store.head(th, ns)
         if head is None:
             return None
         checkpoint_id = head[0]
     rows = yield q.SELECT_CHECKPOINT, (th.tid, ns, checkpoint_id), "all"
-    return tuple(rows[0]) if rows else None
+    if rows:
+        return tuple(rows[0])
+    where = Where(th.thread_id, checkpoint_id)
+    if newest:
+        raise corrupt(where, "the thread's newest checkpoint row is missing")
+    yield from store.check_count(th, ns, where)
+    return None
 
 
 def _list_seqs(

@@ -27,11 +27,12 @@ from typing import Any, TypeVar
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
-from langgraph_compact.checkpoint._check import Where, corrupt
+from langgraph_compact.checkpoint._check import Where, corrupt, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import SQLITE, Program
+from langgraph_compact.errors import CorruptionError
 
-__all__ = ["CompactSqliteSaver", "drive", "is_damage", "wal_program"]
+__all__ = ["CompactSqliteSaver", "damaged", "drive", "is_damage", "statement", "wal_program"]
 
 T = TypeVar("T")
 
@@ -95,29 +96,34 @@ def drive(
     Writes take ``BEGIN IMMEDIATE`` so two processes never deadlock upgrading a read
     lock; reads take a deferred ``BEGIN`` so every statement sees one WAL snapshot;
     ``write=None`` runs without a transaction (pragmas, WAL checkpoints). Any failure,
-    the ``COMMIT`` itself included, ends in ``ROLLBACK``; SQLite's damage reports
-    become ``CorruptionError`` naming ``where``.
+    the ``COMMIT`` itself included, ends in ``ROLLBACK``. SQLite's damage reports
+    become a ``CorruptionError`` naming ``where``, raised into the program at the
+    statement that failed: a program that catches it (``verify``) goes on.
     """
     cur = conn.cursor()
     try:
         if write is not None:
             cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         rows: Any = None
+        error: BaseException | None = None
         try:
             while True:
-                sql, params, fetch = program.send(rows)
-                if fetch == "many":
-                    cur.executemany(sql, params)
-                    rows = []
-                elif fetch == "try":
-                    try:
-                        cur.execute(sql, params).fetchall()
+                if error is None:
+                    sql, params, fetch = program.send(rows)
+                else:  # the program may catch it (``verify`` reports and goes on)
+                    sql, params, fetch = program.throw(error)
+                    error = None
+                try:
+                    if fetch == "many":
+                        cur.executemany(sql, params)
                         rows = []
-                    except sqlite3.DatabaseError as e:
-                        rows = [(str(e),)]
-                else:
-                    cur.execute(sql, params)
-                    rows = cur.fetchall() if fetch == "all" else []
+                    else:
+                        cur.execute(sql, params)
+                        rows = cur.fetchall() if fetch == "all" else []
+                except sqlite3.DatabaseError as e:
+                    if not is_damage(e):
+                        raise
+                    error = damaged(e, where)
         except StopIteration as stop:
             result: T = stop.value
         if write is not None:
@@ -129,6 +135,8 @@ def drive(
                 cur.execute("ROLLBACK")
         if is_damage(e):
             raise damaged(e, where) from e
+        if isinstance(e, CorruptionError) and (better := named(e, where)) is not e:
+            raise better from e
         raise
     finally:
         program.close()
@@ -190,20 +198,20 @@ class CompactSqliteSaver(CompactSaverBase):
             CorruptionError: SQLite reports the file as damaged.
         """
         with self.lock:
-            self._setup_locked()
+            self._setup_locked(None)
 
-    def _setup_locked(self) -> None:
+    def _setup_locked(self, where: Where | None) -> None:
         if self.is_setup:
             return
         for sql in self._store.dialect.on_open:
-            drive(self.conn, _statement(sql), write=None)
+            drive(self.conn, statement(sql), write=None, where=where)
         with self._store.cache.transaction():
-            drive(self.conn, migrate(self._store.dialect), write=True)
+            drive(self.conn, migrate(self._store.dialect), write=True, where=where)
         self.is_setup = True
 
     def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
         with self.lock:
-            self._setup_locked()
+            self._setup_locked(where)
             with self._store.cache.transaction():
                 return drive(self.conn, program, write=write, where=where)
 
@@ -223,5 +231,6 @@ class CompactSqliteSaver(CompactSaverBase):
         return await asyncio.get_running_loop().run_in_executor(None, self._wal_remaining)
 
 
-def _statement(sql: str) -> Program[None]:
+def statement(sql: str) -> Program[None]:
+    """A program of one statement (its rows ignored), for setup pragmas."""
     yield sql, (), "all"

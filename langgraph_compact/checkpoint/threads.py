@@ -14,8 +14,10 @@ __all__ = ["RedactionRecord", "ThreadInfo", "redactions_program", "threads_progr
 class ThreadInfo:
     """One thread: how much it holds and its newest checkpoint.
 
-    ``stored_bytes`` counts the thread's rows (keys and values, as stored: compressed
-    text counts compressed); shared index structures are not attributed to threads.
+    ``messages`` counts distinct message ids (an edited message once, a node's id-less
+    copy of a message not at all); ``stored_bytes`` counts the thread's rows (keys and
+    values, as stored: compressed text counts compressed); shared index structures are
+    not attributed to threads.
     """
 
     thread_id: str

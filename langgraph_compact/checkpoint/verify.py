@@ -38,7 +38,7 @@ from langgraph_compact.checkpoint._refs import MAX_CHAIN, decode_link, link_chec
 from langgraph_compact.checkpoint._store import CheckpointStore
 from langgraph_compact.errors import CorruptionError
 
-__all__ = ["Problem", "VerifyReport", "verify_program"]
+__all__ = ["Problem", "VerifyReport", "unreadable", "verify_program"]
 
 
 @dataclass(frozen=True)
@@ -104,38 +104,39 @@ class _Tally:
             yield
         except CorruptionError as e:
             where = Where(e.thread_id or "", e.checkpoint_id, e.channel, e.message_id)
-            self.add("missing" if "missing" in e.what else kind, where, e.what)
+            if "SQLite reports" in e.what:
+                kind = "file"
+            elif "missing" in e.what:
+                kind = "missing"
+            self.add(kind, where, e.what)
+
+
+def unreadable(error: CorruptionError) -> VerifyReport:
+    """The report for a database that could not be opened or read at all."""
+    problem = Problem("file", error.what, error.thread_id or None, error.checkpoint_id)
+    return VerifyReport(False, [problem])
 
 
 def verify_program(store: CheckpointStore, thread_id: str | None = None) -> q.Program[VerifyReport]:
-    """Check one thread (or every thread and the whole file) and report every problem."""
+    """Check one thread (or every thread and the whole file) and report every problem.
+
+    Damage found stops only the check it was found in: the rest still runs.
+    """
     tally = _Tally()
+    ids = [thread_id] if thread_id is not None else []
     if thread_id is None:
-        ids = [str(r[1]) for r in (yield q.SELECT_THREADS, (), "all")]
-    else:
-        ids = [thread_id]
-    for tid_name in ids:
-        th = None
         with tally.catching():
-            th = yield from store.thread(tid_name)
-        if th is None:
-            rows = yield q.SELECT_THREAD, (tid_name,), "all"
-            if rows:
-                tally.add("damaged", Where(tid_name), "the thread row does not match its check")
-            continue
-        tally.count("threads")
-        seqs = yield from _messages(store, th, tally)
-        for (ns,) in (yield q.SELECT_NAMESPACES, (th.tid,), "all"):
-            yield from _lane(store, th, str(ns), seqs, tally)
-        yield from _heads(th, tally)
-        for (text_id,) in (yield q.SELECT_UNUSED_TEXTS, (th.tid,), "all"):
-            tally.add("orphan", Where(th.thread_id), f"text row {text_id} is used by no message")
+            ids = [str(r[1]) for r in (yield q.SELECT_THREADS, (), "all")]
+    for name in ids:
+        with tally.catching():
+            yield from _thread(store, name, tally)
     if thread_id is None:
-        for (line,) in (yield store.dialect.integrity_check, (), "all"):
-            if str(line) != "ok":
-                tally.add("file", Where(""), str(line))
-        for (error,) in (yield store.dialect.fts_check, (), "try"):
-            tally.add("file", Where(""), f"full-text index: {error}")
+        with tally.catching():
+            for (line,) in (yield store.dialect.integrity_check, (), "all"):
+                if str(line) != "ok":
+                    tally.add("file", Where(""), str(line))
+        with tally.catching():
+            yield store.dialect.fts_check, (), "none"
     c = tally.counts
     return VerifyReport(
         not tally.problems,
@@ -149,14 +150,31 @@ def verify_program(store: CheckpointStore, thread_id: str | None = None) -> q.Pr
     )
 
 
-def _messages(store: CheckpointStore, th: Thread, tally: _Tally) -> q.Program[set[int]]:
-    """Decode and check every message row; the numbers of all rows (damaged ones too)."""
+def _thread(store: CheckpointStore, name: str, tally: _Tally) -> q.Program[None]:
+    th = yield from store.thread(name)
+    if th is None:
+        return
+    tally.count("threads")
     seqs: set[int] = set()
+    with tally.catching():
+        yield from _messages(store, th, seqs, tally)
+    for (ns,) in (yield q.SELECT_NAMESPACES, (th.tid,), "all"):
+        with tally.catching():
+            yield from _lane(store, th, str(ns), seqs, tally)
+    with tally.catching():
+        yield from _heads(th, tally)
+    with tally.catching():
+        for (text_id,) in (yield q.SELECT_UNUSED_TEXTS, (th.tid,), "all"):
+            tally.add("orphan", Where(th.thread_id), f"text row {text_id} is used by no message")
+
+
+def _messages(store: CheckpointStore, th: Thread, seqs: set[int], tally: _Tally) -> q.Program[None]:
+    """Decode and check every message row; collect the numbers of all rows (damaged too)."""
     last = 0
     while True:
         rows = yield q.SELECT_MESSAGE_PAGE, (th.tid, last, 500), "all"
         if not rows:
-            return seqs
+            return
         for row in rows:
             last = int(row[0])
             seqs.add(last)

@@ -19,7 +19,7 @@ from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteS
 from langgraph_compact.checkpoint._schema import MIGRATIONS, Migration, migrate
 from langgraph_compact.checkpoint._sql import SQLITE
 from langgraph_compact.checkpoint.sqlite import drive
-from langgraph_compact.errors import SchemaVersionError
+from langgraph_compact.errors import CorruptionError, SchemaVersionError
 
 LATEST = MIGRATIONS[-1].version
 
@@ -57,10 +57,10 @@ def test_a_new_migration_is_applied_forward(db_path: Path) -> None:
 def _write_future_version(db_path: Path) -> None:
     with CompactSqliteSaver.from_conn_string(str(db_path)) as saver:
         saver.setup()
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(
+    with sqlite3.connect(db_path) as conn:  # a newer package records each of its steps
+        conn.executemany(
             "INSERT INTO lgc_schema_version VALUES (?, 'from the future', CURRENT_TIMESTAMP)",
-            (LATEST + 5,),
+            [(v,) for v in range(LATEST + 1, LATEST + 6)],
         )
 
 
@@ -123,3 +123,16 @@ def test_a_file_written_by_schema_4_opens_and_loads_the_same(kind: str, tmp_path
     assert _versions(path) == list(range(1, LATEST + 1))
     tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")}
     assert not any(t.startswith("lgc_v4_") for t in tables) and "lgc_thread_epochs" not in tables
+
+
+def test_a_damaged_version_table_is_corruption_not_a_newer_schema(db_path: Path) -> None:
+    with CompactSqliteSaver.from_conn_string(str(db_path)) as saver:
+        saver.setup()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE lgc_schema_version SET version = 6688 WHERE version = 3")
+    with (
+        CompactSqliteSaver.from_conn_string(str(db_path)) as saver,
+        pytest.raises(CorruptionError, match="schema version table is damaged") as raised,
+    ):
+        saver.get_tuple({"configurable": {"thread_id": "x"}})
+    assert raised.value.thread_id == "x"
