@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from langgraph_compact.checkpoint import _sql as q
-from langgraph_compact.checkpoint._check import Where, checkpoint_check, decoding, head_check
+from langgraph_compact.checkpoint._check import Where, decoding, head_check
 from langgraph_compact.checkpoint._codec import unpack_text
 from langgraph_compact.checkpoint._fts import index_words
+from langgraph_compact.checkpoint._lane import load_record, rewrite_lane
 from langgraph_compact.checkpoint._messages import Thread
-from langgraph_compact.checkpoint._payload import pack_checkpoint
 from langgraph_compact.checkpoint._store import CheckpointStore
 from langgraph_compact.errors import CompactError, SaverArgumentError
 
@@ -43,9 +43,11 @@ def delete_thread(store: CheckpointStore, thread_id: str) -> q.Program[None]:
 
 
 def _lane_rows(store: CheckpointStore, th: Thread, ns: str) -> q.Program[list[Any]]:
-    """The namespace's checkpoints as ``(row, stored)`` pairs, each verified."""
-    rows = yield q.SELECT_LANE_CHECKPOINTS, (th.tid, ns), "all"
-    return [(row, store._stored(th, ns, row)) for row in rows]
+    """The namespace's checkpoints in id order as ``(row, record)`` pairs, each verified."""
+    out = []
+    for row in (yield q.SELECT_LANE_CHECKPOINTS, (th.tid, ns), "all"):
+        out.append((row, (yield from load_record(store, th, ns, row))))
+    return out
 
 
 def gc_values(store: CheckpointStore, th: Thread, ns: str) -> q.Program[int]:
@@ -85,22 +87,6 @@ def _set_head(th: Thread, ns: str) -> q.Program[None]:
         yield q.DELETE_HEAD, (th.tid, ns), "none"
 
 
-def _clear_parents(
-    store: CheckpointStore, th: Thread, ns: str, gone: set[str] | None
-) -> q.Program[None]:
-    """Rewrite checkpoints whose parent was deleted (``gone``; ``None``: all) as roots."""
-    for row, stored in (yield from _lane_rows(store, th, ns)):
-        if stored.parent is None or (gone is not None and stored.parent not in gone):
-            continue
-        cid, run_id = str(row[0]), row[1]
-        skeleton = {**stored.skeleton, "channel_values": {}}
-        payload = pack_checkpoint(
-            skeleton, stored.metadata, None, stored.inline, stored.empty, run_id
-        )
-        chk = checkpoint_check(ns, cid, run_id, payload)
-        yield q.UPDATE_PAYLOAD, (payload, chk, th.tid, ns, cid), "none"
-
-
 def delete_for_runs(store: CheckpointStore, run_ids: Sequence[str]) -> q.Program[None]:
     """Remove the checkpoints (and their writes) that the given runs created.
 
@@ -113,13 +99,20 @@ def delete_for_runs(store: CheckpointStore, run_ids: Sequence[str]) -> q.Program
     keys = [(int(t), str(n), str(c)) for t, n, c in (yield sql, list(run_ids), "all")]
     if not keys:
         return
-    yield q.DELETE_CHECKPOINT_WRITES, keys, "many"
-    yield q.DELETE_CHECKPOINT, keys, "many"
-    for tid, ns in sorted({(k[0], k[1]) for k in keys}):
+    lanes = sorted({(k[0], k[1]) for k in keys})
+    before: dict[tuple[int, str], tuple[Thread, list[Any]]] = {}
+    for tid, ns in lanes:  # decoded first: the deltas after a deleted row need its base
         names = yield q.SELECT_THREAD_BY_TID, (tid,), "all"
         th = cast(Thread, (yield from store.thread(str(names[0][0]))))  # rows outlive runs
+        before[(tid, ns)] = (th, (yield from _lane_rows(store, th, ns)))
+    yield q.DELETE_CHECKPOINT_WRITES, keys, "many"
+    yield q.DELETE_CHECKPOINT, keys, "many"
+    for tid, ns in lanes:
+        th, rows = before[(tid, ns)]
         gone = {c for t, n, c in keys if t == tid and n == ns}
-        yield from _clear_parents(store, th, ns, gone)
+        kept = [(row, record) for row, record in rows if str(row[0]) not in gone]
+        orphans = {str(row[0]): None for row, record in kept if record.parent in gone}
+        yield from rewrite_lane(store, th, ns, kept, orphans)
         yield from _set_head(th, ns)
         yield from gc_values(store, th, ns)
         yield from store.bump(th)
@@ -187,6 +180,6 @@ def _keep_latest(store: CheckpointStore, th: Thread, ns: str) -> q.Program[None]
     if keys:
         yield q.DELETE_CHECKPOINT_WRITES, keys, "many"
         yield q.DELETE_CHECKPOINT, keys, "many"
-    yield from _clear_parents(store, th, ns, None)
+    yield from rewrite_lane(store, th, ns, [(head_row, head)], {str(head_row[0]): None})
     yield from _set_head(th, ns)
     yield from gc_values(store, th, ns)

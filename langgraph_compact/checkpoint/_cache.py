@@ -9,8 +9,9 @@ Bound (all O(messages), never O(messages × versions)):
 - decoded messages and message-object lookups: ``max_messages`` entries in total
   (100,000 by default), least recently used threads dropped first;
 - per thread, one ``RefChain`` for each of the last ``CHAINS_PER_CHANNEL`` lists of a
-  channel (the numbers and objects of that list, O(its length)), and the rows of the
-  last ``LINKS_PER_THREAD`` ref-list versions it read (O(their tails));
+  channel (the numbers and objects of that list, O(its length)), the rows of the
+  last ``LINKS_PER_THREAD`` ref-list versions it read (O(their tails)) and the last
+  ``RECORDS_PER_THREAD`` decoded checkpoint rows (a few hundred bytes each);
 - at most ``MAX_THREADS`` threads.
 
 Messages returned by the saver are shared objects: treat them as immutable, as
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
 
+from langgraph_compact.checkpoint._payload import StoredCheckpoint
 from langgraph_compact.checkpoint._refs import RefChain, RefLink
 
 __all__ = ["DEFAULT_MAX_MESSAGES", "StoreCache", "ThreadCache"]
@@ -34,6 +36,7 @@ DEFAULT_MAX_MESSAGES = 100_000
 MAX_THREADS = 1024
 CHAINS_PER_CHANNEL = 4
 LINKS_PER_THREAD = 4096
+RECORDS_PER_THREAD = 64
 
 LaneKey = tuple[str, str]
 """``(checkpoint_ns, channel)``."""
@@ -51,6 +54,10 @@ class ThreadCache:
     by_key: OrderedDict[tuple[str, bytes], int] = field(default_factory=OrderedDict)
     chains: dict[LaneKey, list[RefChain]] = field(default_factory=dict)
     links: OrderedDict[tuple[str, str, str], RefLink] = field(default_factory=OrderedDict)
+    records: OrderedDict[bytes, tuple[str, StoredCheckpoint, int]] = field(
+        default_factory=OrderedDict
+    )
+    """Decoded checkpoint rows by their check: ``(checkpoint id, record, depth)``."""
 
     def size(self) -> int:
         return len(self.messages) + len(self.by_object)
@@ -171,6 +178,20 @@ class StoreCache:
         head = chain.head.version
         rest = [c for c in tc.chains.get(key, []) if c is not chain and c.head.version != head]
         tc.chains[key] = [chain, *rest][:CHAINS_PER_CHANNEL]
+
+    # --- checkpoint rows -----------------------------------------------------------------
+
+    def record(self, tc: ThreadCache, check: bytes) -> tuple[str, StoredCheckpoint, int] | None:
+        """A decoded checkpoint row by its check (verified when it was decoded)."""
+        return tc.records.get(check)
+
+    def put_record(
+        self, tc: ThreadCache, check: bytes, cid: str, record: StoredCheckpoint, depth: int
+    ) -> None:
+        tc.records[check] = (cid, record, depth)
+        tc.records.move_to_end(check)
+        while len(tc.records) > RECORDS_PER_THREAD:
+            tc.records.popitem(last=False)
 
     def link(self, tc: ThreadCache, ns: str, channel: str, version: str) -> RefLink | None:
         return tc.links.get((ns, channel, version))

@@ -187,7 +187,7 @@ def _checkpoints(tid: int, thread_id: str, blob_keys: set[tuple[str, str, str]])
             skeleton, metadata = _unpack_v1(blob)
             versions = skeleton.get("channel_versions", {})
             empty = [c for c, v in versions.items() if (ns, c, str(v)) not in blob_keys]
-            payload = pack_checkpoint(skeleton, metadata, parent, {}, empty, run_id)
+            payload = pack_checkpoint(skeleton, metadata, parent, {}, empty, run_id).payload
             chk = checkpoint_check(ns, cid, run_id, payload)
         except DECODE_ERRORS:
             payload, chk = bytes(blob), b""

@@ -105,9 +105,7 @@ _V5 = (
         content_in_text INTEGER NOT NULL, chk BLOB NOT NULL,
         PRIMARY KEY (tid, seq)) WITHOUT ROWID""",
     "CREATE INDEX lgc_messages_by_id ON lgc_messages (tid, message_id)",
-    # AUTOINCREMENT: a text number is never reused, so an index entry that outlived its
-    # row (a delete that could not decode the text) can never match another text.
-    """CREATE TABLE lgc_texts (text_id INTEGER PRIMARY KEY AUTOINCREMENT, tid INTEGER NOT NULL,
+    """CREATE TABLE lgc_texts (text_id INTEGER PRIMARY KEY, tid INTEGER NOT NULL,
         digest BLOB NOT NULL, text, UNIQUE (tid, digest))""",
     # Contentless: the text lives (compressed) in lgc_texts only, and the programs keep
     # the index in step, handing it the words (blob-like ones left out, see _fts) and

@@ -12,6 +12,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any, cast
 
+from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     ChannelVersions,
@@ -26,7 +27,6 @@ from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import (
     Where,
     blob_check,
-    checkpoint_check,
     corrupt,
     decoding,
     head_check,
@@ -36,19 +36,28 @@ from langgraph_compact.checkpoint._codec import (
     INLINE_MAX_BYTES,
     REFS_TYPE,
 )
+from langgraph_compact.checkpoint._lane import (
+    lane_base,
+    load_record,
+    pack_row,
+    reencode_after,
+    rewrite_lane,
+)
 from langgraph_compact.checkpoint._lists import load_list, store_list
 from langgraph_compact.checkpoint._messages import MessageStore, Thread
-from langgraph_compact.checkpoint._payload import (
-    StoredCheckpoint,
-    pack_checkpoint,
-    unpack_checkpoint,
-)
+from langgraph_compact.checkpoint._payload import StoredCheckpoint
 from langgraph_compact.checkpoint._refs import row_blob
 from langgraph_compact.checkpoint._writes import load_writes, store_writes
 
 __all__ = ["CheckpointStore", "config_for"]
 
-_INLINE_TYPES = (type(None), bool, int, float)
+
+def _same_version(record: StoredCheckpoint, channel: str, version: str) -> bool:
+    """Whether ``record`` holds ``channel`` at ``version`` with a value."""
+    if channel in record.empty:
+        return False
+    known = record.skeleton.get("channel_versions", {}).get(channel)
+    return known is not None and str(known) == version
 
 
 def config_for(thread_id: str, ns: str, checkpoint_id: str) -> RunnableConfig:
@@ -83,6 +92,8 @@ class CheckpointStore(MessageStore):
         th = cast(Thread, (yield from self.thread(thread_id, create=True)))
         cid = checkpoint["id"]
         values = checkpoint["channel_values"]
+        head, appended, base = yield from lane_base(self, th, ns, cid)
+        known = base[2] if base is not None else None
         inline: dict[str, tuple[str, bytes]] = {}
         empty: list[str] = []
         blob_rows: list[tuple[Any, ...]] = []
@@ -92,36 +103,46 @@ class CheckpointStore(MessageStore):
                 empty.append(channel)
                 continue
             value = values[channel]
-            small = isinstance(value, _INLINE_TYPES) or (
-                isinstance(value, str) and len(value) <= INLINE_MAX_BYTES
-            )
-            if small:
+            if channel in new_versions:
+                written = yield from store_list(self, th, ns, channel, version, value)
+                if written is not None:
+                    if written.new:
+                        yield from self._put_refs(th, ns, channel, written.link)
+                    continue
                 t, b = self.serde.dumps_typed(value)
                 if len(b) <= INLINE_MAX_BYTES:
                     inline[channel] = (t, b)
-                    continue
-            if channel not in new_versions:
-                continue  # unchanged: its row was written with its version
-            written = yield from store_list(self, th, ns, channel, version, value)
-            if written is not None:
-                if written.new:
-                    yield from self._put_refs(th, ns, channel, written.link)
+                else:
+                    chk = blob_check(ns, channel, version, t, b)
+                    blob_rows.append((th.tid, ns, version, channel, t, b, None, chk))
                 continue
+            # Unchanged: stored with its version, in the row before (inline) or as a row.
+            if known is not None and _same_version(known, channel, version):
+                if channel in known.inline:
+                    inline[channel] = known.inline[channel]
+                continue
+            if isinstance(value, list) and value and isinstance(value[0], BaseMessage):
+                continue  # a message list is a ref row
             t, b = self.serde.dumps_typed(value)
-            chk = blob_check(ns, channel, version, t, b)
-            blob_rows.append((th.tid, ns, version, channel, t, b, None, chk))
+            if len(b) <= INLINE_MAX_BYTES:
+                inline[channel] = (t, b)
         if blob_rows:
             yield q.INSERT_BLOB, blob_rows, "many"
         md = cast(dict[str, Any], get_serializable_checkpoint_metadata(config, metadata))
         run_id = str(md["run_id"]) if md.get("run_id") is not None else None
         parent = config["configurable"].get("checkpoint_id")
-        payload = pack_checkpoint(checkpoint, md, parent, inline, empty, run_id)
-        chk = checkpoint_check(ns, cid, run_id, payload)
-        row = (th.tid, ns, cid, run_id, payload, th.tid, ns, cid, chk)
+        # A row in the middle of the lane (an older id, or the same id again) changes
+        # the base of the deltas after it: decode them now, write them again after.
+        following = [] if appended else (yield from reencode_after(self, th, ns, cid))
+        packed, chk = pack_row(self, th, ns, checkpoint, md, parent, inline, empty, run_id, base)
+        row = (th.tid, ns, cid, run_id, packed.payload, th.tid, ns, cid, chk)
         added = yield q.INSERT_CHECKPOINT, row, "all"
         if not added:
-            yield q.REPLACE_CHECKPOINT, (run_id, payload, chk, th.tid, ns, cid), "none"
-        yield from self._advance_head(th, ns, cid, 1 if added else 0)
+            yield q.REPLACE_CHECKPOINT, (run_id, packed.payload, chk, th.tid, ns, cid), "none"
+        if following:
+            first = ((cid, run_id, packed.payload, 0, chk), packed.record)
+            yield from rewrite_lane(self, th, ns, [first, *following], {})
+        yield from self._advance_head(th, ns, cid, 1 if added else 0, head)
         return config_for(thread_id, ns, cid)
 
     def _put_refs(self, th: Thread, ns: str, channel: str, link: Any) -> q.Program[None]:
@@ -130,8 +151,9 @@ class CheckpointStore(MessageStore):
         if not inserted:  # an older row with this key stays: our chain no longer matches it
             self.cache.forget(th.tid)
 
-    def _advance_head(self, th: Thread, ns: str, cid: str, added: int) -> q.Program[None]:
-        head = yield from self.head(th, ns)
+    def _advance_head(
+        self, th: Thread, ns: str, cid: str, added: int, head: tuple[str, int] | None
+    ) -> q.Program[None]:
         if head is None:
             rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
             newest, count = str(rows[0][0]), int(rows[0][1])
@@ -253,7 +275,7 @@ class CheckpointStore(MessageStore):
                 threads[thread_id] = found
             th = threads[thread_id]
             if filter:
-                stored = self._stored(th, row_ns, row)
+                stored = yield from load_record(self, th, row_ns, row)
                 if any(stored.metadata.get(k) != v for k, v in filter.items()):
                     continue
             tup, parent = yield from self.tuple_from_row(th, row_ns, row, remember=False)
@@ -290,22 +312,13 @@ class CheckpointStore(MessageStore):
                     Where(th.thread_id, cid), f"its parent checkpoint {parent} is missing"
                 )
 
-    def _stored(self, th: Thread, ns: str, row: Sequence[Any]) -> StoredCheckpoint:
-        cid, run_id, payload, _tasks, stored = row
-        where = Where(th.thread_id, str(cid))
-        verify_check(
-            where, stored, checkpoint_check(ns, cid, run_id, payload), "the checkpoint row"
-        )
-        with decoding(where, "the checkpoint row"):
-            return unpack_checkpoint(payload, run_id)
-
     def tuple_from_row(
         self, th: Thread, ns: str, row: Sequence[Any], *, remember: bool
     ) -> q.Program[tuple[CheckpointTuple, str | None]]:
         """Rebuild a ``CheckpointTuple`` (and its parent id) from a row, its values and writes."""
         cid, _run_id, _payload, tasks, _chk = row
         where = Where(th.thread_id, str(cid))
-        stored = self._stored(th, ns, row)
+        stored = yield from load_record(self, th, ns, row)
         versions: dict[str, Any] = stored.skeleton.get("channel_versions", {})
         values: dict[str, Any] = {}
         for channel, (t, b) in stored.inline.items():

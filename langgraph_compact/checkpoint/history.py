@@ -20,6 +20,7 @@ from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
 from langgraph_compact.checkpoint._codec import REFS_TYPE, decode_cursor, encode_cursor
 from langgraph_compact.checkpoint._fts import SearchTerms, search_terms
+from langgraph_compact.checkpoint._lane import load_record
 from langgraph_compact.checkpoint._lists import resolve_list
 from langgraph_compact.checkpoint._messages import Thread
 from langgraph_compact.checkpoint._store import CheckpointStore
@@ -107,7 +108,7 @@ def _list_seqs(
     store: CheckpointStore, th: Thread, ns: str, row: tuple[Any, ...], channel: str
 ) -> q.Program[list[int]]:
     """The message numbers of ``channel`` in a checkpoint row, or ``[]`` if not a list."""
-    stored = store._stored(th, ns, row)
+    stored = yield from load_record(store, th, ns, row)
     version = stored.skeleton.get("channel_versions", {}).get(channel)
     if version is None or channel in stored.inline or channel in stored.empty:
         return []
@@ -270,7 +271,7 @@ def summaries_program(
         return []
     first_seen: dict[str, tuple[str, tuple[str, bytes] | None]] = {}
     for row in (yield q.SELECT_LANE_CHECKPOINTS, (th.tid, checkpoint_ns), "all"):
-        stored = store._stored(th, checkpoint_ns, row)
+        stored = yield from load_record(store, th, checkpoint_ns, row)
         version = stored.skeleton.get("channel_versions", {}).get(channel)
         if version is not None and channel not in stored.empty and str(version) not in first_seen:
             first_seen[str(version)] = (str(row[0]), stored.inline.get(channel))

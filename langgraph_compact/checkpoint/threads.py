@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from langgraph_compact.checkpoint import _sql as q
+from langgraph_compact.checkpoint._lane import load_record
 from langgraph_compact.checkpoint._store import CheckpointStore
 
 __all__ = ["RedactionRecord", "ThreadInfo", "redactions_program", "threads_program"]
@@ -58,7 +59,8 @@ def threads_program(
                 last_id = str(cid)
                 found = yield q.SELECT_CHECKPOINT, (th.tid, str(ns), last_id), "all"
                 if found:
-                    ts = store._stored(th, str(ns), found[0]).skeleton.get("ts")
+                    stored = yield from load_record(store, th, str(ns), found[0])
+                    ts = stored.skeleton.get("ts")
                     last_ts = str(ts) if ts is not None else None
         out.append(
             ThreadInfo(str(tid_name), int(checkpoints), int(messages), int(size), last_id, last_ts)

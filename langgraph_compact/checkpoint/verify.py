@@ -33,6 +33,7 @@ from langgraph_compact.checkpoint._codec import (
     decode_message_write,
     decode_writes,
 )
+from langgraph_compact.checkpoint._lane import load_record
 from langgraph_compact.checkpoint._messages import Thread
 from langgraph_compact.checkpoint._refs import MAX_CHAIN, decode_link, link_check
 from langgraph_compact.checkpoint._store import CheckpointStore
@@ -197,7 +198,7 @@ def _lane(
         tally.count("checkpoints")
         tasks[cid] = int(row[3])
         with tally.catching():
-            stored = store._stored(th, ns, row)
+            stored = yield from load_record(store, th, ns, row)
             if stored.parent is not None and stored.parent not in ids:
                 tally.add("parent", where, f"its parent checkpoint {stored.parent} is missing")
             skip = set(stored.inline) | set(stored.empty)

@@ -20,19 +20,26 @@ import ormsgpack
 
 from langgraph_compact.checkpoint import _codec, _payload
 
-_ZDICTS = (b"", _codec._SKELETON_ZDICT, _payload._CHECKPOINT_ZDICT)
+_ZDICTS = (b"", _codec._SKELETON_ZDICT, _payload._ZDICT)
 
 
 def _inflate(raw: bytes) -> Iterator[bytes]:
-    for start in (0, 1):
-        for zdict in _ZDICTS:
-            try:
-                d = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
-                out = d.decompress(raw[start:]) + d.flush()
-            except zlib.error:
-                continue
-            if out:
-                yield out
+    """Every way the saver deflates: zlib or raw deflate, with or without a dictionary,
+    after a header of up to 11 bytes (a checkpoint row's format, depth and base check)."""
+    for start in range(12):
+        for wbits in (15, -15):
+            for zdict in _ZDICTS:
+                try:
+                    d = (
+                        zlib.decompressobj(wbits, zdict=zdict)
+                        if zdict
+                        else zlib.decompressobj(wbits)
+                    )
+                    out = d.decompress(raw[start:]) + d.flush()
+                except zlib.error:
+                    continue
+                if out and d.eof:
+                    yield out
 
 
 def _ext(code: int, data: bytes) -> Any:
