@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where, decoding, head_check
-from langgraph_compact.checkpoint._codec import unpack_text
+from langgraph_compact.checkpoint._codec import key, unpack_text
 from langgraph_compact.checkpoint._fts import index_words
 from langgraph_compact.checkpoint._lane import load_record, rewrite_lane
 from langgraph_compact.checkpoint._messages import Thread
@@ -56,21 +56,21 @@ def gc_values(store: CheckpointStore, th: Thread, ns: str) -> q.Program[int]:
     Returns:
         The number of rows deleted.
     """
-    live: set[tuple[str, str]] = set()
+    live: set[tuple[str, bytes]] = set()  # (channel, version key)
     for _row, stored in (yield from _lane_rows(store, th, ns)):
         skip = set(stored.inline) | set(stored.empty)
         versions = stored.skeleton.get("channel_versions", {})
-        live |= {(c, str(v)) for c, v in versions.items() if c not in skip}
-    keys = yield q.SELECT_LANE_BLOB_KEYS, (th.tid, ns), "all"
-    base_of = {(str(c), str(v)): b for c, v, b in keys}
+        live |= {(c, key(str(v))) for c, v in versions.items() if c not in skip}
+    rows = yield q.SELECT_LANE_BLOB_KEYS, (th.tid, ns), "all"
+    base_of = {(str(c), bytes(v)): b for c, v, b in rows}
     needed = set()
-    for key in live:
-        while key in base_of and key not in needed:
-            needed.add(key)
-            base = base_of[key]
+    for at in live:
+        while at in base_of and at not in needed:
+            needed.add(at)
+            base = base_of[at]
             if base is None:
                 break
-            key = (key[0], str(base))
+            at = (at[0], bytes(base))
     dead = [(th.tid, ns, v, c) for c, v in base_of if (c, v) not in needed]
     if dead:
         yield q.DELETE_BLOB, dead, "many"
@@ -105,7 +105,7 @@ def delete_for_runs(store: CheckpointStore, run_ids: Sequence[str]) -> q.Program
         names = yield q.SELECT_THREAD_BY_TID, (tid,), "all"
         th = cast(Thread, (yield from store.thread(str(names[0][0]))))  # rows outlive runs
         before[(tid, ns)] = (th, (yield from _lane_rows(store, th, ns)))
-    yield q.DELETE_CHECKPOINT_WRITES, keys, "many"
+    yield q.DELETE_CHECKPOINT_WRITES, [(t, n, key(c)) for t, n, c in keys], "many"
     yield q.DELETE_CHECKPOINT, keys, "many"
     for tid, ns in lanes:
         th, rows = before[(tid, ns)]
@@ -178,7 +178,7 @@ def _keep_latest(store: CheckpointStore, th: Thread, ns: str) -> q.Program[None]
         )
     keys = [(th.tid, ns, str(r[0])) for r, _ in rows if r is not head_row]
     if keys:
-        yield q.DELETE_CHECKPOINT_WRITES, keys, "many"
+        yield q.DELETE_CHECKPOINT_WRITES, [(t, n, key(c)) for t, n, c in keys], "many"
         yield q.DELETE_CHECKPOINT, keys, "many"
     yield from rewrite_lane(store, th, ns, [(head_row, head)], {str(head_row[0]): None})
     yield from _set_head(th, ns)

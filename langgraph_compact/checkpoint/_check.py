@@ -101,9 +101,9 @@ def blob_check(ns: str, channel: str, version: str, type_: str, blob: bytes) -> 
     return check(b"blob", ns, channel, version, type_, blob)
 
 
-def writes_check(ns: str, checkpoint_id: str, task_id: str, path: str, blob: bytes) -> bytes:
-    """``lgc_writes``: the key, the task path and the packed writes."""
-    return check(b"writes", ns, checkpoint_id, task_id, path, blob)
+def writes_check(ns: str, checkpoint_id: str, task_id: str, blob: bytes) -> bytes:
+    """``lgc_writes``: the key and the packed task path and writes."""
+    return check(b"writes", ns, checkpoint_id, task_id, blob)
 
 
 def message_check(

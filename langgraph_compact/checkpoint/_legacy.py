@@ -34,6 +34,7 @@ from langgraph_compact.checkpoint._codec import (
     WRITE_REFS_TYPE,
     encode_message_write,
     encode_writes,
+    key,
     unpack_text,
 )
 from langgraph_compact.checkpoint._fts import index_words
@@ -114,7 +115,7 @@ def _messages(dialect: q.Dialect, tid: int, thread_id: str) -> q.Program[None]:
             chk = message_check(seq, mid, digest, role, tools, t, skeleton, in_text, text)
         except DECODE_ERRORS:
             chk = b""
-        out.append((tid, seq, mid, digest, role, tools, t, skeleton, in_text, chk))
+        out.append((tid, seq, key(mid), digest, role, tools, t, skeleton, in_text, chk))
     if out:
         yield q.INSERT_MESSAGE, out, "many"
     yield _COPY_TEXTS_SQL, (tid, thread_id), "none"
@@ -135,13 +136,14 @@ def _blobs(tid: int, thread_id: str) -> q.Program[set[tuple[str, str, str]]]:
         if t != REFS_TYPE:
             value = bytes(blob or b"")
             chk = blob_check(ns, channel, version, t, value)
-            out.append((tid, ns, version, channel, t, value, None, chk))
+            out.append((tid, ns, key(version), channel, t, value, None, chk))
             continue
         try:
             keep, tail, depth = json.loads(blob)
             refs.append((int(depth), ns, channel, version, base, encode_link(depth, keep, tail)))
         except DECODE_ERRORS:
-            out.append((tid, ns, version, channel, t, bytes(blob or b""), base, b""))
+            raw_base = None if base is None else key(base)
+            out.append((tid, ns, key(version), channel, t, bytes(blob or b""), raw_base, b""))
     checks: dict[tuple[str, str, str], bytes] = {}
     for _depth, ns, channel, version, base, value in sorted(refs, key=lambda r: r[0]):
         base_check = checks.get((ns, channel, base)) if base is not None else None
@@ -150,7 +152,8 @@ def _blobs(tid: int, thread_id: str) -> q.Program[set[tuple[str, str, str]]]:
         else:
             chk = link_check(ns, channel, version, base, base_check, value)
             checks[(ns, channel, version)] = chk
-        out.append((tid, ns, version, channel, REFS_TYPE, value, base, chk))
+        raw_base = None if base is None else key(base)
+        out.append((tid, ns, key(version), channel, REFS_TYPE, value, raw_base, chk))
     if out:
         yield q.INSERT_BLOB, out, "many"
     return keys
@@ -175,9 +178,9 @@ def _checkpoints(tid: int, thread_id: str, blob_keys: set[tuple[str, str, str]])
                     pass
             packed.append((int(idx), str(channel), str(t or "null"), value))
         path = str(entries[0][0])
-        packed_blob = encode_writes(sorted(packed))
-        chk = writes_check(ns, cid, task_id, path, packed_blob)
-        write_rows.append((tid, ns, cid, task_id, path, packed_blob, chk))
+        packed_blob = encode_writes(path, sorted(packed))
+        chk = writes_check(ns, cid, task_id, packed_blob)
+        write_rows.append((tid, ns, key(cid), key(task_id), packed_blob, chk))
     if write_rows:
         yield q.INSERT_WRITES, write_rows, "many"
     heads: dict[str, tuple[str, int]] = {}

@@ -15,6 +15,7 @@ from langchain_core.messages import BaseMessage
 
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where
+from langgraph_compact.checkpoint._codec import key
 from langgraph_compact.checkpoint._messages import MessageStore, Thread
 from langgraph_compact.checkpoint._refs import (
     MAX_CHAIN,
@@ -90,7 +91,7 @@ def _shared(a: list[int], b: list[int]) -> int:
 def _fetch_chain(
     th: Thread, ns: str, channel: str, version: str, where: Where
 ) -> q.Program[list[RefLink]]:
-    params = (th.tid, ns, version, channel, th.tid, ns, channel, MAX_CHAIN)
+    params = (th.tid, ns, key(version), channel, th.tid, ns, channel, MAX_CHAIN)
     rows = yield q.SELECT_REF_CHAIN, params, "all"
     return chain_from_rows(where.at(channel=channel), ns, channel, rows)
 

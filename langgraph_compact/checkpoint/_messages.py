@@ -27,10 +27,12 @@ from langgraph_compact.checkpoint._check import (
     thread_check,
     verify_check,
 )
+from langgraph_compact.checkpoint._codec import key as ckey
 from langgraph_compact.checkpoint._codec import (
     pack_skeleton,
     pack_text,
     serde_type,
+    unkey,
     unpack_skeleton,
     unpack_text,
 )
@@ -170,7 +172,7 @@ class MessageStore:
         found: dict[tuple[str, bytes], int] = {}
         for key in missing:
             if key[0]:  # id-less copies always get a row of their own (text still shared)
-                rows = yield q.SELECT_MESSAGE_SEQ, (th.tid, *key), "all"
+                rows = yield q.SELECT_MESSAGE_SEQ, (th.tid, ckey(key[0]), key[1]), "all"
                 if rows:
                     found[key] = int(rows[0][0])
         new = [k for k in missing if k not in found]
@@ -196,11 +198,12 @@ class MessageStore:
         msg_rows: list[tuple[Any, ...]] = []
         texts: dict[bytes, str] = {}
         for key in keys:
-            m, _mid = pending[key]
+            m, _ = pending[key]
             t, blob, in_text, text = self.split(m)
             role, tools = m.type, tool_names(m)
             chk = message_check(nxt, key[0], key[1], role, tools, t, blob, in_text, text)
-            msg_rows.append((th.tid, nxt, key[0], key[1], role, tools, t, blob, in_text, chk))
+            mid = ckey(key[0])
+            msg_rows.append((th.tid, nxt, mid, key[1], role, tools, t, blob, in_text, chk))
             if text is not None:
                 texts[key[1]] = text
             found[key] = nxt
@@ -242,7 +245,9 @@ class MessageStore:
 
     def decode_row(self, row: Sequence[Any], where: Where) -> BaseMessage:
         """A message from its row (``_sql.SELECT_MESSAGES`` columns), verified first."""
-        seq, mid, digest, role, tools, t, skeleton, in_text, stored, packed = row
+        seq, raw_id, digest, role, tools, t, skeleton, in_text, stored, packed = row
+        with decoding(where.at(seq=int(seq)), "the message id"):
+            mid = unkey(raw_id)
         at = where.at(seq=int(seq), message_id=mid or None)
         if in_text and packed is None:
             raise corrupt(at, "its text row is missing")

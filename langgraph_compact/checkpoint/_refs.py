@@ -26,7 +26,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from langgraph_compact.checkpoint._check import Where, check, corrupt, decoding, verify_check
-from langgraph_compact.checkpoint._codec import REFS_TYPE, decode_varints, encode_varints
+from langgraph_compact.checkpoint._codec import REFS_TYPE, decode_varints, encode_varints, unkey
 
 __all__ = [
     "MAX_CHAIN",
@@ -107,6 +107,8 @@ def chain_from_rows(
     """
     if not rows:
         raise corrupt(where, "the message ref list row is missing")
+    with decoding(where.at(channel=channel), "a ref list key"):
+        rows = [(unkey(v), t, b, None if p is None else unkey(p), c) for v, t, b, p, c in rows]
     if rows[-1][3] is not None:
         what = f"ref list {rows[-1][0]} points at base {rows[-1][3]}, which is missing"
         if len(rows) >= MAX_CHAIN:

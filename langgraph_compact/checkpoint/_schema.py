@@ -89,18 +89,21 @@ _V5 = (
         tasks INTEGER NOT NULL DEFAULT 0, chk BLOB NOT NULL,
         PRIMARY KEY (tid, checkpoint_ns, checkpoint_id)) WITHOUT ROWID""",
     "CREATE INDEX lgc_checkpoints_run ON lgc_checkpoints (run_id) WHERE run_id IS NOT NULL",
+    # Columns named *_id or version in lgc_blobs, lgc_writes and lgc_messages hold
+    # _codec.key()s (a UUID in 17 bytes, a version in 8): they are only compared for
+    # equality. Checkpoint ids elsewhere stay text: their order is the thread's order.
     # Keyed by version first: versions grow with the steps, so rows are appended in
     # key order and pages fill up (by channel first, each channel inserts mid-page).
     """CREATE TABLE lgc_blobs (tid INTEGER NOT NULL, checkpoint_ns TEXT NOT NULL,
-        version TEXT NOT NULL, channel TEXT NOT NULL, type TEXT NOT NULL,
-        blob BLOB NOT NULL, base_version TEXT, chk BLOB NOT NULL,
+        version BLOB NOT NULL, channel TEXT NOT NULL, type TEXT NOT NULL,
+        blob BLOB NOT NULL, base_version BLOB, chk BLOB NOT NULL,
         PRIMARY KEY (tid, checkpoint_ns, version, channel)) WITHOUT ROWID""",
     """CREATE TABLE lgc_writes (tid INTEGER NOT NULL, checkpoint_ns TEXT NOT NULL,
-        checkpoint_id TEXT NOT NULL, task_id TEXT NOT NULL, task_path TEXT NOT NULL,
-        writes BLOB NOT NULL, chk BLOB NOT NULL,
+        checkpoint_id BLOB NOT NULL, task_id BLOB NOT NULL, writes BLOB NOT NULL,
+        chk BLOB NOT NULL,
         PRIMARY KEY (tid, checkpoint_ns, checkpoint_id, task_id)) WITHOUT ROWID""",
     """CREATE TABLE lgc_messages (tid INTEGER NOT NULL, seq INTEGER NOT NULL,
-        message_id TEXT NOT NULL, digest BLOB NOT NULL, role TEXT NOT NULL,
+        message_id BLOB NOT NULL, digest BLOB NOT NULL, role TEXT NOT NULL,
         tool_names TEXT NOT NULL, type TEXT NOT NULL, skeleton BLOB NOT NULL,
         content_in_text INTEGER NOT NULL, chk BLOB NOT NULL,
         PRIMARY KEY (tid, seq)) WITHOUT ROWID""",

@@ -244,16 +244,15 @@ SELECT_VALUE_BLOBS = """SELECT checkpoint_ns, version, channel, type, blob, chk
 
 # --- pending writes ---------------------------------------------------------------------
 
-SELECT_TASK_WRITES = """SELECT task_path, writes, chk FROM lgc_writes
+SELECT_TASK_WRITES = """SELECT writes, chk FROM lgc_writes
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND task_id = ?"""
-INSERT_WRITES = """INSERT INTO lgc_writes
-    (tid, checkpoint_ns, checkpoint_id, task_id, task_path, writes, chk)
-    VALUES (?, ?, ?, ?, ?, ?, ?)"""
-UPDATE_WRITES = """UPDATE lgc_writes SET task_path = ?, writes = ?, chk = ?
+INSERT_WRITES = """INSERT INTO lgc_writes (tid, checkpoint_ns, checkpoint_id, task_id, writes, chk)
+    VALUES (?, ?, ?, ?, ?, ?)"""
+UPDATE_WRITES = """UPDATE lgc_writes SET writes = ?, chk = ?
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND task_id = ?"""
-SELECT_WRITES = """SELECT task_id, task_path, writes, chk FROM lgc_writes
+SELECT_WRITES = """SELECT task_id, writes, chk FROM lgc_writes
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
-SELECT_THREAD_WRITES = """SELECT checkpoint_ns, checkpoint_id, task_id, task_path, writes, chk
+SELECT_THREAD_WRITES = """SELECT checkpoint_ns, checkpoint_id, task_id, writes, chk
     FROM lgc_writes WHERE tid = ?"""
 DELETE_CHECKPOINT_WRITES = """DELETE FROM lgc_writes
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
@@ -292,7 +291,7 @@ SELECT_FTS_FILTER = "SELECT m.seq FROM lgc_messages m WHERE m.tid = ? AND {fts}"
 SELECT_MESSAGES_BY_IDS = f"""SELECT {_MESSAGE_COLUMNS} {_MESSAGE_JOIN}
     WHERE m.tid = ? AND m.message_id IN ({{marks}})"""
 SELECT_ANONYMOUS_BY_DIGESTS = f"""SELECT {_MESSAGE_COLUMNS} {_MESSAGE_JOIN}
-    WHERE m.tid = ? AND m.message_id = '' AND m.digest IN ({{marks}})"""
+    WHERE m.tid = ? AND m.message_id = ? AND m.digest IN ({{marks}})"""
 UPDATE_MESSAGE = """UPDATE lgc_messages SET digest = ?, type = ?, skeleton = ?,
     content_in_text = ?, chk = ? WHERE tid = ? AND seq = ?"""
 SELECT_USED_DIGESTS = """SELECT DISTINCT digest FROM lgc_messages
@@ -323,8 +322,8 @@ COPY_THREAD = (
         tasks, chk FROM lgc_checkpoints WHERE tid = ?""",
     """INSERT INTO lgc_blobs SELECT ?, checkpoint_ns, version, channel, type, blob,
         base_version, chk FROM lgc_blobs WHERE tid = ?""",
-    """INSERT INTO lgc_writes SELECT ?, checkpoint_ns, checkpoint_id, task_id, task_path,
-        writes, chk FROM lgc_writes WHERE tid = ?""",
+    """INSERT INTO lgc_writes SELECT ?, checkpoint_ns, checkpoint_id, task_id, writes, chk
+        FROM lgc_writes WHERE tid = ?""",
     """INSERT INTO lgc_messages SELECT ?, seq, message_id, digest, role, tool_names, type,
         skeleton, content_in_text, chk FROM lgc_messages WHERE tid = ?""",
     """INSERT INTO lgc_texts (tid, digest, text)
@@ -336,7 +335,7 @@ SELECT_ANY_ROW = (
 THREAD_STATS = """SELECT t.tid, t.thread_id,
     (SELECT COALESCE(SUM(h.checkpoints), 0) FROM lgc_heads h WHERE h.tid = t.tid),
     (SELECT COUNT(DISTINCT message_id) FROM lgc_messages m
-        WHERE m.tid = t.tid AND m.message_id != ''),
+        WHERE m.tid = t.tid AND LENGTH(m.message_id) > 0),
     (SELECT COALESCE(SUM(LENGTH(payload) + LENGTH(checkpoint_id) + 16), 0)
         FROM lgc_checkpoints c WHERE c.tid = t.tid)
     + (SELECT COALESCE(SUM(LENGTH(blob) + LENGTH(version) + LENGTH(channel) + 16), 0)

@@ -35,6 +35,8 @@ from langgraph_compact.checkpoint._check import (
 from langgraph_compact.checkpoint._codec import (
     INLINE_MAX_BYTES,
     REFS_TYPE,
+    key,
+    unkey,
 )
 from langgraph_compact.checkpoint._lane import (
     lane_base,
@@ -114,7 +116,7 @@ class CheckpointStore(MessageStore):
                     inline[channel] = (t, b)
                 else:
                     chk = blob_check(ns, channel, version, t, b)
-                    blob_rows.append((th.tid, ns, version, channel, t, b, None, chk))
+                    blob_rows.append((th.tid, ns, key(version), channel, t, b, None, chk))
                 continue
             # Unchanged: stored with its version, in the row before (inline) or as a row.
             if known is not None and _same_version(known, channel, version):
@@ -135,7 +137,7 @@ class CheckpointStore(MessageStore):
         # the base of the deltas after it: decode them now, write them again after.
         following = [] if appended else (yield from reencode_after(self, th, ns, cid))
         packed, chk = pack_row(self, th, ns, checkpoint, md, parent, inline, empty, run_id, base)
-        row = (th.tid, ns, cid, run_id, packed.payload, th.tid, ns, cid, chk)
+        row = (th.tid, ns, cid, run_id, packed.payload, th.tid, ns, key(cid), chk)
         added = yield q.INSERT_CHECKPOINT, row, "all"
         if not added:
             yield q.REPLACE_CHECKPOINT, (run_id, packed.payload, chk, th.tid, ns, cid), "none"
@@ -146,7 +148,8 @@ class CheckpointStore(MessageStore):
         return config_for(thread_id, ns, cid)
 
     def _put_refs(self, th: Thread, ns: str, channel: str, link: Any) -> q.Program[None]:
-        row = (th.tid, ns, link.version, channel, REFS_TYPE, row_blob(link), link.base, link.check)
+        base = key(link.base) if link.base is not None else None
+        row = (th.tid, ns, key(link.version), channel, REFS_TYPE, row_blob(link), base, link.check)
         inserted = yield q.INSERT_REFS, row, "all"
         if not inserted:  # an older row with this key stays: our chain no longer matches it
             self.cache.forget(th.tid)
@@ -328,8 +331,9 @@ class CheckpointStore(MessageStore):
         need = [(str(v), c) for c, v in versions.items() if c not in skip]
         if need:
             sql = q.SELECT_BLOBS.format(values=q.values_list(len(need), 2))
-            rows = yield sql, (*(x for pair in need for x in pair), th.tid, ns), "all"
-            found = {(str(r[1]), str(r[0])): r for r in rows}
+            params = [x for v, c in need for x in (key(v), c)]
+            rows = yield sql, (*params, th.tid, ns), "all"
+            found = {(unkey(r[1]), str(r[0])): r for r in rows}
             for version, channel in need:
                 blob_row = found.get((version, channel))
                 at = where.at(channel=channel)
@@ -351,7 +355,8 @@ class CheckpointStore(MessageStore):
     def _value(
         self, th: Thread, ns: str, row: Sequence[Any], where: Where, remember: bool
     ) -> q.Program[Any]:
-        channel, version, t, blob, _base, stored = row
+        channel, raw_version, t, blob, _base, stored = row
+        version = unkey(raw_version)
         if t == REFS_TYPE:
             return (yield from load_list(self, th, ns, channel, version, where, remember=remember))
         verify_check(where, stored, blob_check(ns, channel, version, t, blob), "the value row")

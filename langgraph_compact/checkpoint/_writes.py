@@ -23,6 +23,8 @@ from langgraph_compact.checkpoint._codec import (
     decode_writes,
     encode_message_write,
     encode_writes,
+    key,
+    unkey,
 )
 from langgraph_compact.checkpoint._messages import MessageStore, Thread, is_message_write
 
@@ -51,28 +53,29 @@ def store_writes(
             entries[widx] = (widx, channel, *store.serde.dumps_typed(value))
     if not entries:
         return
-    key = (th.tid, ns, cid, task_id)
-    rows = yield q.SELECT_TASK_WRITES, key, "all"
+    row_key = (th.tid, ns, key(cid), key(task_id))
+    rows = yield q.SELECT_TASK_WRITES, row_key, "all"
     if rows:
         where = Where(th.thread_id, cid)
-        old = {w[0]: w for w in decode_writes_row(ns, cid, task_id, rows[0], where)}
+        _, found = decode_writes_row(ns, cid, task_id, rows[0], where)
+        old = {w[0]: w for w in found}
         replace = all(w[0] in WRITES_IDX_MAP for w in writes)
         entries = {**old, **entries} if replace else {**entries, **old}
-    blob = encode_writes(sorted(entries.values()))
-    chk = writes_check(ns, cid, task_id, task_path, blob)
+    blob = encode_writes(task_path, sorted(entries.values()))
+    chk = writes_check(ns, cid, task_id, blob)
     if rows:
-        yield q.UPDATE_WRITES, (task_path, blob, chk, *key), "none"
+        yield q.UPDATE_WRITES, (blob, chk, *row_key), "none"
     else:
-        yield q.INSERT_WRITES, (*key, task_path, blob, chk), "none"
+        yield q.INSERT_WRITES, (*row_key, blob, chk), "none"
         yield q.ADD_TASK, (th.tid, ns, cid), "none"
 
 
 def decode_writes_row(
     ns: str, cid: str, task_id: str, row: Sequence[Any], where: Where
-) -> list[tuple[int, str, str, bytes]]:
-    """A writes row's entries (its last three columns: path, writes, check), verified."""
-    path, blob, stored = row[-3:]
-    verify_check(where, stored, writes_check(ns, cid, task_id, path, blob), "a writes row")
+) -> tuple[str, list[tuple[int, str, str, bytes]]]:
+    """A writes row's task path and entries (its last two columns: writes, check)."""
+    blob, stored = row[-2:]
+    verify_check(where, stored, writes_check(ns, cid, task_id, blob), "a writes row")
     with decoding(where, "a writes row"):
         return decode_writes(blob)
 
@@ -81,13 +84,15 @@ def load_writes(
     store: MessageStore, th: Thread, ns: str, cid: str, tasks: int, where: Where
 ) -> q.Program[list[PendingWrite]]:
     """A checkpoint's pending writes in LangGraph's order; ``tasks`` rows must be there."""
-    rows = yield q.SELECT_WRITES, (th.tid, ns, cid), "all"
+    rows = yield q.SELECT_WRITES, (th.tid, ns, key(cid)), "all"
     if len(rows) != tasks:
         raise corrupt(where, f"{tasks} tasks wrote pending writes, {len(rows)} rows are left")
     found: list[tuple[str, int, str, str, Any]] = []
     for row in rows:
-        task_id, path = str(row[0]), str(row[1])
-        for idx, channel, t, blob in decode_writes_row(ns, cid, task_id, row, where):
+        with decoding(where, "a writes row's task id"):
+            task_id = unkey(row[0])
+        path, entries = decode_writes_row(ns, cid, task_id, row, where)
+        for idx, channel, t, blob in entries:
             at = where.at(channel=channel)
             if t == WRITE_REFS_TYPE:
                 with decoding(at, "a message write"):

@@ -18,7 +18,7 @@ from langchain_core.messages import BaseMessage
 
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
-from langgraph_compact.checkpoint._codec import REFS_TYPE, decode_cursor, encode_cursor
+from langgraph_compact.checkpoint._codec import REFS_TYPE, decode_cursor, encode_cursor, key
 from langgraph_compact.checkpoint._fts import SearchTerms, search_terms
 from langgraph_compact.checkpoint._lane import load_record
 from langgraph_compact.checkpoint._lists import resolve_list
@@ -113,8 +113,7 @@ def _list_seqs(
     if version is None or channel in stored.inline or channel in stored.empty:
         return []
     where = Where(th.thread_id, str(row[0]), channel)
-    key = (th.tid, ns, str(version), channel)
-    rows = yield q.SELECT_BLOB, key, "all"
+    rows = yield q.SELECT_BLOB, (th.tid, ns, key(str(version)), channel), "all"
     if not rows:
         raise corrupt(where, f"its value row (version {version}) is missing")
     if rows[0][0] != REFS_TYPE:
@@ -233,7 +232,7 @@ def message_program(
     th = yield from store.thread(thread_id)
     if th is None:
         return None
-    rows = yield q.SELECT_SEQS_BY_ID, (th.tid, message_id), "all"
+    rows = yield q.SELECT_SEQS_BY_ID, (th.tid, key(message_id)), "all"
     if not rows:
         return None
     candidates = [int(r[0]) for r in rows]
@@ -279,7 +278,7 @@ def summaries_program(
     for version, (cid, inline) in first_seen.items():
         where = Where(thread_id, cid, channel)
         if inline is None:
-            rows = yield q.SELECT_BLOB, (th.tid, checkpoint_ns, version, channel), "all"
+            rows = yield q.SELECT_BLOB, (th.tid, checkpoint_ns, key(version), channel), "all"
             if not rows:
                 raise corrupt(where, f"its value row (version {version}) is missing")
             t, blob, _base, stored_chk = rows[0]

@@ -43,7 +43,9 @@ from langgraph_compact.checkpoint._codec import (
     WRITE_REFS_TYPE,
     decode_writes,
     encode_writes,
+    key,
     pack_text,
+    unkey,
     unpack_text,
 )
 from langgraph_compact.checkpoint._fts import index_words
@@ -142,21 +144,21 @@ def redact_program(
     if th is None or not ids:
         return RedactionResult(thread_id, [], 0, 0, text)
     where = Where(thread_id)
-    rows = list(
-        (yield q.SELECT_MESSAGES_BY_IDS.format(marks=q.marks(len(ids))), (th.tid, *ids), "all")
-    )
+    keys = [key(i) for i in ids]
+    sql = q.SELECT_MESSAGES_BY_IDS.format(marks=q.marks(len(ids)))
+    rows = list((yield sql, (th.tid, *keys), "all"))
     old_digests = sorted({bytes(r[2]) for r in rows})
     if old_digests:
         sql = q.SELECT_ANONYMOUS_BY_DIGESTS.format(marks=q.marks(len(old_digests)))
-        rows += yield sql, (th.tid, *old_digests), "all"
-    changed = {str(r[1]) for r in rows if r[1]}
+        rows += yield sql, (th.tid, key(""), *old_digests), "all"
+    changed = {unkey(r[1]) for r in rows if r[1]}
     originals: list[str] = []
     updates, texts = [], {}
     for row in rows:
         original = store.decode_row(row, where)
         originals += message_strings(original)
         dead = tombstone_message(original, text)
-        seq, mid = int(row[0]), str(row[1])
+        seq, mid = int(row[0]), unkey(row[1])
         digest = bytes.fromhex(message_digest(dead))
         t, blob, in_text, new_text = store.split(dead)
         chk = message_check(
@@ -184,7 +186,7 @@ def redact_program(
         sql = q.SELECT_COPIES_ELSEWHERE.format(
             marks=q.marks(len(ids)), digests=q.marks(len(old_digests))
         )
-        elsewhere = yield sql, (th.tid, *ids, *old_digests), "all"
+        elsewhere = yield sql, (th.tid, *keys, *old_digests), "all"
     yield from store.bump(th)
     others = [str(r[0]) for r in elsewhere]
     return RedactionResult(thread_id, found, len(updates), rewritten, text, also_in_threads=others)
@@ -213,9 +215,10 @@ def _scrub_values(store: CheckpointStore, th: Thread, scrub: Scrubber) -> q.Prog
     plain = store.index_text  # an encrypting serializer: every value must be decoded
     rewritten = 0
     values = yield q.SELECT_VALUE_BLOBS, (th.tid, REFS_TYPE), "all"
-    for ns, version, channel, t, blob, stored in values:
+    for ns, raw_version, channel, t, blob, stored in values:
         if plain and not scrub.may_hold(bytes(blob)):
             continue
+        version = unkey(raw_version)
         at = Where(th.thread_id, channel=channel)
         verify_check(at, stored, blob_check(ns, channel, version, t, blob), "a value row")
         with decoding(at, "a value row"):
@@ -223,18 +226,19 @@ def _scrub_values(store: CheckpointStore, th: Thread, scrub: Scrubber) -> q.Prog
         if hit:
             new_t, new_blob = store.serde.dumps_typed(value)
             chk = blob_check(ns, channel, version, new_t, new_blob)
-            yield q.UPDATE_BLOB_VALUE, (new_t, new_blob, chk, th.tid, ns, version, channel), "none"
+            row_key = (th.tid, ns, raw_version, channel)
+            yield q.UPDATE_BLOB_VALUE, (new_t, new_blob, chk, *row_key), "none"
             rewritten += 1
-    for ns, cid, task_id, path, blob, stored in (yield q.SELECT_THREAD_WRITES, (th.tid,), "all"):
-        if plain and not scrub.may_hold(bytes(blob)):
-            continue
-        at = Where(th.thread_id, str(cid))
-        verify_check(at, stored, writes_check(ns, cid, task_id, path, blob), "a writes row")
+    for ns, raw_cid, raw_task, blob, stored in (yield q.SELECT_THREAD_WRITES, (th.tid,), "all"):
+        cid, task_id = unkey(raw_cid), unkey(raw_task)
+        at = Where(th.thread_id, cid)
+        verify_check(at, stored, writes_check(ns, cid, task_id, blob), "a writes row")
         entries: list[tuple[int, str, str, bytes]] = []
         hits = 0
         with decoding(at, "a writes row"):
-            for idx, channel, t, value_bytes in decode_writes(blob):
-                if t == WRITE_REFS_TYPE:
+            path, found = decode_writes(blob)
+            for idx, channel, t, value_bytes in found:
+                if t == WRITE_REFS_TYPE or (plain and not scrub.may_hold(value_bytes)):
                     entries.append((idx, channel, t, value_bytes))
                     continue
                 scrubbed, hit = scrub(store.serde.loads_typed((t, value_bytes)))
@@ -243,8 +247,8 @@ def _scrub_values(store: CheckpointStore, th: Thread, scrub: Scrubber) -> q.Prog
                     hits += 1
                 entries.append((idx, channel, t, value_bytes))
         if hits:
-            new_blob = encode_writes(entries)
-            chk = writes_check(ns, cid, task_id, path, new_blob)
-            yield q.UPDATE_WRITES, (path, new_blob, chk, th.tid, ns, cid, task_id), "none"
+            new_blob = encode_writes(path, entries)
+            chk = writes_check(ns, cid, task_id, new_blob)
+            yield q.UPDATE_WRITES, (new_blob, chk, th.tid, ns, raw_cid, raw_task), "none"
             rewritten += hits
     return rewritten

@@ -32,6 +32,7 @@ from langgraph_compact.checkpoint._codec import (
     WRITE_REFS_TYPE,
     decode_message_write,
     decode_writes,
+    unkey,
 )
 from langgraph_compact.checkpoint._lane import load_record
 from langgraph_compact.checkpoint._messages import Thread
@@ -205,8 +206,12 @@ def _lane(
             for channel, version in stored.skeleton.get("channel_versions", {}).items():
                 if channel not in skip:
                     named.setdefault((channel, str(version)), cid)
-    blobs = yield q.SELECT_LANE_BLOBS, (th.tid, ns), "all"
-    by_key = {(str(r[0]), str(r[1])): r for r in blobs}
+    by_key: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for channel, raw, t, blob, base, chk in (yield q.SELECT_LANE_BLOBS, (th.tid, ns), "all"):
+        with tally.catching():
+            with decoding(Where(th.thread_id, channel=channel), "a value row's version"):
+                row = (channel, unkey(raw), t, blob, None if base is None else unkey(base), chk)
+            by_key[(str(channel), row[1])] = row
     for (channel, version), cid in named.items():
         if (channel, version) not in by_key:
             what = f"its value row (version {version}) is missing"
@@ -301,19 +306,18 @@ def _writes(
     tally: _Tally,
 ) -> q.Program[None]:
     found: dict[str, int] = {}
-    for row_ns, cid, task_id, path, blob, stored in (
-        yield q.SELECT_THREAD_WRITES, (th.tid,), "all"
-    ):
+    for row_ns, raw_cid, raw_task, blob, stored in (yield q.SELECT_THREAD_WRITES, (th.tid,), "all"):
         if row_ns != ns:
             continue
-        cid = str(cid)
-        found[cid] = found.get(cid, 0) + 1
         tally.count("writes")
-        where = Where(th.thread_id, cid)
         with tally.catching():
-            verify_check(where, stored, writes_check(ns, cid, task_id, path, blob), "a writes row")
+            with decoding(Where(th.thread_id), "a writes row's key"):
+                cid, task_id = unkey(raw_cid), unkey(raw_task)
+            found[cid] = found.get(cid, 0) + 1
+            where = Where(th.thread_id, cid)
+            verify_check(where, stored, writes_check(ns, cid, task_id, blob), "a writes row")
             with decoding(where, "a writes row"):
-                for _idx, channel, t, value in decode_writes(blob):
+                for _idx, channel, t, value in decode_writes(blob)[1]:
                     if t != WRITE_REFS_TYPE:
                         store.serde.loads_typed((t, value))
                     elif absent := [s for s in decode_message_write(value)[1] if s not in seqs]:

@@ -27,6 +27,7 @@ from conftest import BACKENDS, _open
 from langchain_core.messages import HumanMessage
 
 from langgraph_compact.checkpoint import CompactSaverBase, CompactSqliteSaver
+from langgraph_compact.checkpoint._codec import unkey
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.errors import CorruptionError
 
@@ -116,8 +117,8 @@ def _update(table: str, column: str, expression: str, where: str = "1") -> Damag
 def _move_base(conn: sqlite3.Connection, rng: random.Random) -> None:
     row = rng.choice(_rows(conn, "lgc_blobs", "base_version", "base_version IS NOT NULL"))
     others = _rows(conn, "lgc_blobs", "version", f"type = 'lgc.refs' AND tid = {row[0]}")
-    choices = [r[-1] for r in others if r[-1] not in (row[-1], row[2])]
-    _set(conn, "lgc_blobs", "base_version", row, rng.choice(choices))
+    older = [r[-1] for r in others if unkey(r[-1]) < unkey(row[2]) and r[-1] != row[-1]]
+    _set(conn, "lgc_blobs", "base_version", row, rng.choice(older))
 
 
 def _older_head(conn: sqlite3.Connection, rng: random.Random) -> None:
@@ -148,7 +149,9 @@ DAMAGE: dict[str, Damage] = {
     "deleted newest checkpoint": _delete_row("lgc_checkpoints", "NOT " + MIDDLE),
     "deleted writes row": _delete_row("lgc_writes"),
     "changed content_in_text flag": _update("lgc_messages", "content_in_text", "1 - ?"),
-    "changed message id": _update("lgc_messages", "message_id", "? || 'x'", "message_id != ''"),
+    "changed message id": _update(
+        "lgc_messages", "message_id", "CAST(? || 'x' AS BLOB)", "length(message_id) > 0"
+    ),
     "changed message number": _update("lgc_messages", "seq", "? + 100000"),
     "changed task count": _update("lgc_checkpoints", "tasks", "? + 1"),
     "moved ref list base": _move_base,

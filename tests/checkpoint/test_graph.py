@@ -12,6 +12,7 @@ from conftest import Backend
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
+from langgraph_compact.checkpoint._codec import key
 
 WORKER = Path(__file__).with_name("agent_graph.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -76,8 +77,8 @@ def test_update_state_replaces_a_message_and_persists(backend: Backend) -> None:
     with backend.reopen() as fresh:
         assert state_json(build_graph(fresh), config) == state_json(graph, config)
     # Both versions of the edited message are kept in the audit table.
-    sql = "SELECT COUNT(*) FROM lgc_messages WHERE tid = ? AND message_id = 'human-1'"
-    assert backend.scalar(sql, backend.tid("up")) == 2
+    sql = "SELECT COUNT(*) FROM lgc_messages WHERE tid = ? AND message_id = ?"
+    assert backend.scalar(sql, backend.tid("up"), key("human-1")) == 2
 
 
 def test_fork_from_an_earlier_checkpoint_keeps_both_branches(backend: Backend) -> None:
