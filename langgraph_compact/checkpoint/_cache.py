@@ -9,8 +9,7 @@ Bound (all O(messages), never O(messages × versions)):
 - decoded messages and message-object lookups: ``max_messages`` entries in total
   (100,000 by default), least recently used threads dropped first;
 - per thread, one ``RefChain`` for each of the last ``CHAINS_PER_CHANNEL`` lists of a
-  channel (the numbers and objects of that list, O(its length)), the rows of the
-  last ``LINKS_PER_THREAD`` ref-list versions it read (O(their tails)) and the last
+  channel (the numbers and objects of that list, O(its length)) and the last
   ``RECORDS_PER_THREAD`` decoded checkpoint rows (a few hundred bytes each);
 - at most ``MAX_THREADS`` threads.
 
@@ -28,14 +27,13 @@ from dataclasses import dataclass, field
 from langchain_core.messages import BaseMessage
 
 from langgraph_compact.checkpoint._payload import StoredCheckpoint
-from langgraph_compact.checkpoint._refs import RefChain, RefLink
+from langgraph_compact.checkpoint._refs import RefChain
 
 __all__ = ["DEFAULT_MAX_MESSAGES", "StoreCache", "ThreadCache"]
 
 DEFAULT_MAX_MESSAGES = 100_000
 MAX_THREADS = 1024
 CHAINS_PER_CHANNEL = 4
-LINKS_PER_THREAD = 4096
 RECORDS_PER_THREAD = 64
 
 LaneKey = tuple[str, str]
@@ -53,7 +51,6 @@ class ThreadCache:
     )
     by_key: OrderedDict[tuple[str, bytes], int] = field(default_factory=OrderedDict)
     chains: dict[LaneKey, list[RefChain]] = field(default_factory=dict)
-    links: OrderedDict[tuple[str, str, str], RefLink] = field(default_factory=OrderedDict)
     records: OrderedDict[bytes, tuple[str, StoredCheckpoint, int]] = field(
         default_factory=OrderedDict
     )
@@ -192,13 +189,3 @@ class StoreCache:
         tc.records.move_to_end(check)
         while len(tc.records) > RECORDS_PER_THREAD:
             tc.records.popitem(last=False)
-
-    def link(self, tc: ThreadCache, ns: str, channel: str, version: str) -> RefLink | None:
-        return tc.links.get((ns, channel, version))
-
-    def put_links(self, tc: ThreadCache, links: list[RefLink], ns: str, channel: str) -> None:
-        for link in links:
-            tc.links[(ns, channel, link.version)] = link
-            tc.links.move_to_end((ns, channel, link.version))
-        while len(tc.links) > LINKS_PER_THREAD:
-            tc.links.popitem(last=False)

@@ -107,7 +107,9 @@ _V5 = (
         tool_names TEXT NOT NULL, type TEXT NOT NULL, skeleton BLOB NOT NULL,
         content_in_text INTEGER NOT NULL, chk BLOB NOT NULL,
         PRIMARY KEY (tid, seq)) WITHOUT ROWID""",
-    "CREATE INDEX lgc_messages_by_id ON lgc_messages (tid, message_id)",
+    # Covering for the lookups by id (with the digest: the store-once check): SQLite's
+    # planner scans a thread's rows by primary key rather than use a non-covering index.
+    "CREATE INDEX lgc_messages_by_id ON lgc_messages (tid, message_id, digest)",
     """CREATE TABLE lgc_texts (text_id INTEGER PRIMARY KEY, tid INTEGER NOT NULL,
         digest BLOB NOT NULL, text, UNIQUE (tid, digest))""",
     # Contentless: the text lives (compressed) in lgc_texts only, and the programs keep

@@ -277,9 +277,7 @@ SELECT_MESSAGE_PAGE = (
     f"SELECT {_MESSAGE_COLUMNS} {_MESSAGE_JOIN} "
     "WHERE m.tid = ? AND m.seq > ? ORDER BY m.seq LIMIT ?"
 )
-SELECT_SEQS_BY_ID = (
-    "SELECT seq FROM lgc_messages WHERE tid = ? AND message_id = ? ORDER BY seq DESC"
-)
+SELECT_SEQS_BY_ID = "SELECT seq FROM lgc_messages WHERE tid = ? AND message_id = ?"
 SELECT_MESSAGE_FACETS = "SELECT seq, role, tool_names FROM lgc_messages WHERE tid = ?"
 SELECT_THREAD_TEXTS = "SELECT text_id, text FROM lgc_texts WHERE tid = ?"
 SELECT_UNUSED_TEXTS = """SELECT t.text_id FROM lgc_texts t WHERE t.tid = ? AND NOT EXISTS
@@ -288,10 +286,9 @@ SELECT_FTS_FILTER = "SELECT m.seq FROM lgc_messages m WHERE m.tid = ? AND {fts}"
 
 # --- redaction --------------------------------------------------------------------------
 
-SELECT_MESSAGES_BY_IDS = f"""SELECT {_MESSAGE_COLUMNS} {_MESSAGE_JOIN}
-    WHERE m.tid = ? AND m.message_id IN ({{marks}})"""
-SELECT_ANONYMOUS_BY_DIGESTS = f"""SELECT {_MESSAGE_COLUMNS} {_MESSAGE_JOIN}
-    WHERE m.tid = ? AND m.message_id = ? AND m.digest IN ({{marks}})"""
+SELECT_SEQS_BY_IDS = "SELECT seq FROM lgc_messages WHERE tid = ? AND message_id IN ({marks})"
+SELECT_ANONYMOUS_BY_DIGESTS = """SELECT seq FROM lgc_messages
+    WHERE tid = ? AND message_id = ? AND digest IN ({marks})"""
 UPDATE_MESSAGE = """UPDATE lgc_messages SET digest = ?, type = ?, skeleton = ?,
     content_in_text = ?, chk = ? WHERE tid = ? AND seq = ?"""
 SELECT_USED_DIGESTS = """SELECT DISTINCT digest FROM lgc_messages

@@ -235,7 +235,7 @@ def message_program(
     rows = yield q.SELECT_SEQS_BY_ID, (th.tid, key(message_id)), "all"
     if not rows:
         return None
-    candidates = [int(r[0]) for r in rows]
+    candidates = sorted((int(r[0]) for r in rows), reverse=True)  # newest first
     row = yield from _checkpoint(store, th, checkpoint_ns, checkpoint_id)
     if row is None and checkpoint_id is not None:
         row = yield from _checkpoint(store, th, checkpoint_ns, None)

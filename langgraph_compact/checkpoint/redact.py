@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import (
@@ -145,12 +146,14 @@ def redact_program(
         return RedactionResult(thread_id, [], 0, 0, text)
     where = Where(thread_id)
     keys = [key(i) for i in ids]
-    sql = q.SELECT_MESSAGES_BY_IDS.format(marks=q.marks(len(ids)))
-    rows = list((yield sql, (th.tid, *keys), "all"))
+    sql = q.SELECT_SEQS_BY_IDS.format(marks=q.marks(len(ids)))
+    seqs = [int(r[0]) for r in (yield sql, (th.tid, *keys), "all")]
+    rows = yield from _message_rows(th, seqs)
     old_digests = sorted({bytes(r[2]) for r in rows})
     if old_digests:
         sql = q.SELECT_ANONYMOUS_BY_DIGESTS.format(marks=q.marks(len(old_digests)))
-        rows += yield sql, (th.tid, key(""), *old_digests), "all"
+        copies = [int(r[0]) for r in (yield sql, (th.tid, key(""), *old_digests), "all")]
+        rows += yield from _message_rows(th, copies)
     changed = {unkey(r[1]) for r in rows if r[1]}
     originals: list[str] = []
     updates, texts = [], {}
@@ -190,6 +193,16 @@ def redact_program(
     yield from store.bump(th)
     others = [str(r[0]) for r in elsewhere]
     return RedactionResult(thread_id, found, len(updates), rewritten, text, also_in_threads=others)
+
+
+def _message_rows(th: Thread, seqs: list[int]) -> q.Program[list[tuple[Any, ...]]]:
+    """The message rows (``_sql.SELECT_MESSAGES`` columns) of ``seqs``."""
+    out: list[tuple[Any, ...]] = []
+    for start in range(0, len(seqs), 400):
+        chunk = seqs[start : start + 400]
+        sql = q.SELECT_MESSAGES.format(marks=q.marks(len(chunk)))
+        out += yield sql, (th.tid, *chunk), "all"
+    return out
 
 
 def _drop_texts(store: CheckpointStore, th: Thread, digests: list[bytes]) -> q.Program[None]:
