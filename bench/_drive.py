@@ -32,6 +32,8 @@ class DriveTimes:
 
     put: list[float] = field(default_factory=list)
     put_writes: list[float] = field(default_factory=list)
+    put_cpu: list[float] = field(default_factory=list)
+    """CPU seconds of this process per put (no fsync wait, no other process's load)."""
     messages: list[BaseMessage] = field(default_factory=list)
     config: dict[str, Any] = field(default_factory=dict)
 
@@ -52,6 +54,7 @@ def drive(
     messages: list[BaseMessage] = []
     times = DriveTimes()
     step = 0
+    cpu = [0.0]
 
     def put(values: dict[str, Any], updated: list[str], source: str) -> float:
         nonlocal step, config
@@ -69,9 +72,10 @@ def drive(
             "updated_channels": updated,
         }
         metadata = {"source": source, "step": step, "parents": {}}
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         config = saver.put(config, checkpoint, metadata, new)  # type: ignore[arg-type]
         step += 1
+        cpu[0] += time.process_time() - c0
         return time.perf_counter() - t0
 
     put({}, [], "input")  # the thread's first checkpoint, before any task wrote
@@ -100,6 +104,8 @@ def drive(
             {"messages": messages, "branch:to:agent": None}, ["messages", "branch:to:agent"], "loop"
         )
         times.put.append((p1 + p2) / 2)
+        times.put_cpu.append(cpu[0] / 2)
+        cpu[0] = 0.0
         times.put_writes.append((w1 + w2) / 2)
         if on_turn is not None:
             on_turn(turn + 1)

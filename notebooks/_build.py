@@ -478,10 +478,11 @@ assert saver.get_message("ctf", ref) is None
 ## Redaction
 
 Sometimes a message must go: a leaked secret, personal data. `saver.redact` replaces the
-content with a tombstone wherever the saver stored it (message table, full-text index,
-other channels, pending writes), logs who did it and why, and vacuums the file so the old
-bytes leave the database. The message keeps its id and position, so the thread stays a
-valid conversation.
+content (and tool-call arguments, provider metadata, artifacts) with a tombstone wherever
+the saver stored it (message table, full-text index, other channels, pending writes), logs
+who did it and why, and empties the write-ahead log so the old bytes leave the database
+files; the result says whether that completed. The message keeps its id and position, so
+the thread stays a valid conversation.
 
 We redact a tool output that the current summary covers.
 """),

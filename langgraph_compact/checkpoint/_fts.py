@@ -24,9 +24,7 @@ rebuilds the index (a contentless index is deleted from with the words it was gi
 
 from __future__ import annotations
 
-import itertools
 import re
-import string
 
 __all__ = ["SearchTerms", "index_words", "is_blob_run", "search_terms"]
 
@@ -35,7 +33,10 @@ _WORD = re.compile(r"[^\W_]+")
 
 _RUN = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _HEX_WORD = re.compile(r"(?<![A-Za-z0-9])[0-9A-Fa-f]{16,}(?![A-Za-z0-9])")
-_HEX = frozenset(string.hexdigits)
+_HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
+_DIGIT = re.compile(r"[0-9]")
+_LETTER = re.compile(r"[A-Za-z]")
+_KIND_RUNS = re.compile(r"[A-Z]+|[a-z]+|[0-9]+")
 
 
 def is_blob_run(run: str) -> bool:
@@ -46,14 +47,11 @@ def is_blob_run(run: str) -> bool:
     >>> is_blob_run("getUserAccountSettingsV2"), is_blob_run("aGVsbG8gd29ybGQgdGhpcyBpcw==")
     (False, True)
     """
-    if len(run) >= 16 and all(c in _HEX for c in run):
-        return any(c.isdigit() for c in run) and any(c.isalpha() for c in run)
-    alnum = [c for c in run if c.isalnum()]
-    if len(alnum) < 24:
-        return False
-    kinds = ["u" if c.isupper() else "l" if c.islower() else "d" for c in alnum]
-    switches = 1 + sum(a != b for a, b in itertools.pairwise(kinds))
-    return len(alnum) / switches <= 2.5
+    if len(run) >= 16 and _HEX_RUN.fullmatch(run):
+        return _DIGIT.search(run) is not None and _LETTER.search(run) is not None
+    kinds = _KIND_RUNS.findall(run)  # runs of one kind: upper case, lower case, digits
+    letters_and_digits = sum(map(len, kinds))
+    return letters_and_digits >= 24 and letters_and_digits <= 2.5 * len(kinds)
 
 
 def _split(text: str) -> tuple[str, list[str]]:

@@ -18,6 +18,7 @@ from langgraph_compact.checkpoint._check import (
     checkpoint_check,
     corrupt,
     decoding,
+    head_check,
     verify_check,
 )
 from langgraph_compact.checkpoint._messages import MessageStore, Thread
@@ -32,7 +33,17 @@ from langgraph_compact.checkpoint._payload import (
 )
 from langgraph_compact.errors import CorruptionError
 
-__all__ = ["Base", "lane_base", "load_record", "pack_row", "reencode_after", "rewrite_lane"]
+__all__ = [
+    "Base",
+    "advance_head",
+    "check_count",
+    "lane_base",
+    "load_record",
+    "pack_row",
+    "read_head",
+    "reencode_after",
+    "rewrite_lane",
+]
 
 Row = Sequence[Any]
 """``checkpoint_id, run_id, payload, tasks, chk`` (``_sql.SELECT_CHECKPOINT``)."""
@@ -173,3 +184,40 @@ def reencode_after(
             break
         out.append((row, (yield from load_record(store, th, ns, row))))
     return out
+
+
+def advance_head(
+    th: Thread, ns: str, cid: str, added: int, head: tuple[str, int] | None
+) -> q.Program[None]:
+    """Record ``cid`` as the namespace's newest (if it is) and ``added`` more rows."""
+    if head is None:
+        rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
+        newest, count = str(rows[0][0]), int(rows[0][1])
+    else:
+        newest, count = max(head[0], cid), head[1] + added
+    row = (th.tid, ns, newest, count, head_check(ns, newest, count))
+    yield q.UPSERT_HEAD, row, "none"
+
+
+def check_count(th: Thread, ns: str, where: Where) -> q.Program[None]:
+    """Raise if the namespace holds fewer checkpoints than its head record counts.
+
+    Run when a checkpoint is not found, so a deleted row is not taken for one that
+    never existed.
+    """
+    head = yield from read_head(th, ns)
+    rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
+    if head is not None and head[1] != int(rows[0][1]):
+        lost = head[1] - int(rows[0][1])
+        raise corrupt(where, f"not found, and {lost} of its namespace's rows are missing")
+
+
+def read_head(th: Thread, ns: str) -> q.Program[tuple[str, int] | None]:
+    """The namespace's recorded newest checkpoint and checkpoint count (verified)."""
+    rows = yield q.SELECT_HEAD, (th.tid, ns), "all"
+    if not rows:
+        return None
+    cid, count, stored = rows[0]
+    where = Where(th.thread_id, str(cid))
+    verify_check(where, stored, head_check(ns, str(cid), int(count)), "the head record")
+    return str(cid), int(count)

@@ -29,7 +29,6 @@ from langgraph_compact.checkpoint._check import (
     blob_check,
     corrupt,
     decoding,
-    head_check,
     verify_check,
 )
 from langgraph_compact.checkpoint._codec import (
@@ -39,9 +38,12 @@ from langgraph_compact.checkpoint._codec import (
     unkey,
 )
 from langgraph_compact.checkpoint._lane import (
+    advance_head,
+    check_count,
     lane_base,
     load_record,
     pack_row,
+    read_head,
     reencode_after,
     rewrite_lane,
 )
@@ -144,7 +146,7 @@ class CheckpointStore(MessageStore):
         if following:
             first = ((cid, run_id, packed.payload, 0, chk), packed.record)
             yield from rewrite_lane(self, th, ns, [first, *following], {})
-        yield from self._advance_head(th, ns, cid, 1 if added else 0, head)
+        yield from advance_head(th, ns, cid, 1 if added else 0, head)
         return config_for(thread_id, ns, cid)
 
     def _put_refs(self, th: Thread, ns: str, channel: str, link: Any) -> q.Program[None]:
@@ -153,39 +155,6 @@ class CheckpointStore(MessageStore):
         inserted = yield q.INSERT_REFS, row, "all"
         if not inserted:  # an older row with this key stays: our chain no longer matches it
             self.cache.forget(th.tid)
-
-    def _advance_head(
-        self, th: Thread, ns: str, cid: str, added: int, head: tuple[str, int] | None
-    ) -> q.Program[None]:
-        if head is None:
-            rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
-            newest, count = str(rows[0][0]), int(rows[0][1])
-        else:
-            newest, count = max(head[0], cid), head[1] + added
-        row = (th.tid, ns, newest, count, head_check(ns, newest, count))
-        yield q.UPSERT_HEAD, row, "none"
-
-    def check_count(self, th: Thread, ns: str, where: Where) -> q.Program[None]:
-        """Raise if the namespace holds fewer checkpoints than its head record counts.
-
-        Run when a checkpoint is not found, so a deleted row is not taken for one that
-        never existed.
-        """
-        head = yield from self.head(th, ns)
-        rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
-        if head is not None and head[1] != int(rows[0][1]):
-            lost = head[1] - int(rows[0][1])
-            raise corrupt(where, f"not found, and {lost} of its namespace's rows are missing")
-
-    def head(self, th: Thread, ns: str) -> q.Program[tuple[str, int] | None]:
-        """The namespace's recorded newest checkpoint and checkpoint count (verified)."""
-        rows = yield q.SELECT_HEAD, (th.tid, ns), "all"
-        if not rows:
-            return None
-        cid, count, stored = rows[0]
-        where = Where(th.thread_id, str(cid))
-        verify_check(where, stored, head_check(ns, str(cid), int(count)), "the head record")
-        return str(cid), int(count)
 
     def put_writes(
         self,
@@ -210,7 +179,7 @@ class CheckpointStore(MessageStore):
             return None
         cid = get_checkpoint_id(config)
         if not cid:
-            head = yield from self.head(th, ns)
+            head = yield from read_head(th, ns)
             if head is None:
                 rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
                 if int(rows[0][1]):
@@ -222,7 +191,7 @@ class CheckpointStore(MessageStore):
             if not get_checkpoint_id(config):
                 what = "the thread's newest checkpoint row is missing"
                 raise corrupt(Where(thread_id, cid), what)
-            yield from self.check_count(th, ns, Where(thread_id, cid))
+            yield from check_count(th, ns, Where(thread_id, cid))
             return None
         tup, parent = yield from self.tuple_from_row(th, ns, rows[0], remember=True)
         if parent:
@@ -285,7 +254,7 @@ class CheckpointStore(MessageStore):
             out.append((tup, th, row_ns, parent))
         yield from self._check_parents(out)
         if lane is not None and ns is not None and not (cid or before_id or limit or filter):
-            head = yield from self.head(lane, str(ns))  # a whole namespace: all rows there?
+            head = yield from read_head(lane, str(ns))  # a whole namespace: all rows there?
             if head is not None and head[1] != len(out):
                 what = f"{head[1]} checkpoints recorded, {len(out)} rows are left"
                 raise corrupt(Where(lane.thread_id, head[0]), what)

@@ -20,7 +20,7 @@ from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
 from langgraph_compact.checkpoint._codec import REFS_TYPE, decode_cursor, encode_cursor, key
 from langgraph_compact.checkpoint._fts import SearchTerms, search_terms
-from langgraph_compact.checkpoint._lane import load_record
+from langgraph_compact.checkpoint._lane import check_count, load_record, read_head
 from langgraph_compact.checkpoint._lists import resolve_list
 from langgraph_compact.checkpoint._messages import Thread
 from langgraph_compact.checkpoint._store import CheckpointStore
@@ -90,7 +90,7 @@ def _checkpoint(
     """
     newest = checkpoint_id is None
     if checkpoint_id is None:
-        head = yield from store.head(th, ns)
+        head = yield from read_head(th, ns)
         if head is None:
             return None
         checkpoint_id = head[0]
@@ -100,7 +100,7 @@ def _checkpoint(
     where = Where(th.thread_id, checkpoint_id)
     if newest:
         raise corrupt(where, "the thread's newest checkpoint row is missing")
-    yield from store.check_count(th, ns, where)
+    yield from check_count(th, ns, where)
     return None
 
 

@@ -327,8 +327,8 @@ def _writes(
         if found.get(cid, 0) != n:
             what = f"{n} tasks wrote pending writes, {found.get(cid, 0)} rows are left"
             tally.add("missing", Where(th.thread_id, cid), what)
-    for cid in set(found) - set(tasks):
-        tally.add("orphan", Where(th.thread_id, cid), "pending writes of a missing checkpoint")
+    # Writes of a checkpoint that is not there are left by a run killed between a task's
+    # writes and its checkpoint (LangGraph stores them in either order): not damage.
 
 
 def _heads(th: Thread, tally: _Tally) -> q.Program[None]:
