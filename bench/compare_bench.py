@@ -90,6 +90,7 @@ from langmem.short_term import SummarizationNode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _corpus import corpus_files
 from _report import captured, publish
 
 from langgraph_compact.compaction.compact import CompactionSettings
@@ -103,7 +104,7 @@ from langgraph_compact.compaction.summary import RunningSummary, Section
 from langgraph_compact.messages import message_text
 from langgraph_compact.node import CompactionNode, CompactState
 from langgraph_compact.tokens import Budget, TokenCounter
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
 SUMMARY_TOKENS = 400

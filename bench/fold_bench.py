@@ -25,12 +25,13 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessag
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _corpus import corpus_files
 from _report import captured, publish
 
 from langgraph_compact.compaction.pipeline import FoldConfig, fold
 from langgraph_compact.compaction.verify import protocol_violations
 from langgraph_compact.tokens import TokenCounter
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 SIZES = (300, 3_000, 30_000)
 

@@ -1,9 +1,9 @@
 """A worked example: a coding agent that runs inside an 8k-token window without losing history.
 
 The graph is ``compact → agent → tools → compact …``. The agent is a replaying chat model
-(a stand-in for any LangChain chat model) that re-enacts a real mini-swe-agent run from
-the bundled corpus; the tools answer with the recorded outputs, plus a real ``recall``
-tool backed by the checkpointer. Every raw message is persisted once in SQLite; the model
+(a stand-in for any LangChain chat model) that re-enacts a real mini-swe-agent run shipped
+with the package; the tools answer with the recorded outputs, plus a real ``recall`` tool
+backed by the checkpointer. Every raw message is persisted once in SQLite; the model
 only ever sees the projection.
 
 Run it:  python examples/coding_agent.py [path/to/db.sqlite]
@@ -22,9 +22,9 @@ from langgraph.graph import END, START, StateGraph
 
 from langgraph_compact import Budget, CompactionNode, CompactState, TokenCounter
 from langgraph_compact.checkpoint import CompactSqliteSaver, make_recall_tool
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.trajectories import load_trajectory, sample_path
 
-TRAJECTORY = CORPUS_DIR / "mini-swe-agent-test-django__django-11099.jsonl"
+TRAJECTORY = sample_path("mini-swe-agent-test-django__django-11099")
 
 
 def build_graph(saver: CompactSqliteSaver, recorded: list[Any], counter: TokenCounter) -> Any:

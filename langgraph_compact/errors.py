@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "CompactError",
     "ContextBudgetError",
+    "InputFormatError",
     "MessageError",
     "ProtocolError",
     "SchemaVersionError",
@@ -30,6 +31,10 @@ class ContextBudgetError(CompactError):
 
 class SummaryError(CompactError):
     """A summarizer failed or returned something that cannot be used."""
+
+
+class InputFormatError(CompactError, ValueError):
+    """A trajectory or log file cannot be read as messages (malformed line, unknown format)."""
 
 
 class SchemaVersionError(CompactError):

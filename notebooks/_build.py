@@ -46,7 +46,7 @@ trail and often the task itself.
   enough, older turns folded into a structured `RunningSummary`.
 
 In this notebook we put `CompactionNode` in front of a model node, replay a real coding
-agent run from the bundled corpus through it with an 8,000-token context window, and
+agent run shipped with the package through it with an 8,000-token context window, and
 check that the model never saw more than the budget while the raw history stayed intact.
 """),
     code("""
@@ -57,9 +57,9 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 
 from langgraph_compact import Budget, CompactionNode, CompactState, TokenCounter
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.trajectories import load_trajectory, sample_path
 
-trajectory = load_trajectory(CORPUS_DIR / "mini-swe-agent-test-astropy__astropy-12907.jsonl")
+trajectory = load_trajectory(sample_path("mini-swe-agent-test-astropy__astropy-12907"))
 counter = TokenCounter()  # tiktoken o200k_base, works offline
 
 print(f"{len(trajectory)} messages, {counter.count_messages(trajectory):,} tokens in total")
@@ -304,7 +304,7 @@ from langgraph_compact import (
     ToolPolicy,
 )
 from langgraph_compact.checkpoint import CompactSqliteSaver, make_recall_tool
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.trajectories import load_trajectory, sample_path
 
 workdir = Path(tempfile.mkdtemp(prefix="lgc-notebook-"))
 counter = TokenCounter()
@@ -352,7 +352,7 @@ def build_graph(checkpointer: Any, turns: list[AIMessage], outputs: dict[str, To
 
 
 def replay(checkpointer: Any, name: str, thread_id: str):
-    recorded = load_trajectory(CORPUS_DIR / name)
+    recorded = load_trajectory(sample_path(name))
     turns = [m for m in recorded if isinstance(m, AIMessage)]
     outputs = {m.tool_call_id: m for m in recorded if isinstance(m, ToolMessage)}
     graph, projections = build_graph(checkpointer, turns, outputs)
@@ -368,7 +368,7 @@ A file path is all the saver needs (it creates the schema on first use). We repl
 """),
     code("""
 saver = CompactSqliteSaver(workdir / "agent.sqlite", serde=serde)
-TRAJECTORY = "mini-swe-agent-test-django__django-11797.jsonl"
+TRAJECTORY = "mini-swe-agent-test-django__django-11797"
 graph, config, recorded, projections = replay(saver, TRAJECTORY, "django")
 
 state = graph.get_state(config).values
@@ -468,7 +468,7 @@ Threads share the database file but nothing else: history, search and recall are
 to one thread id, so a ref from one conversation resolves to nothing in another.
 """),
     code("""
-_, ctf_config, ctf_recorded, _ = replay(saver, "swe-agent-demo-ctf-crypto-eps.jsonl", "ctf")
+_, ctf_config, ctf_recorded, _ = replay(saver, "swe-agent-demo-ctf-crypto-eps", "ctf")
 print("messages per thread:", {t: saver.history(t, limit=1).total for t in ("django", "ctf")})
 print("recall from 'ctf' with a 'django' ref ->", recall.invoke({"ref": ref}, config=ctf_config))
 print("'GROUP BY' in 'ctf':", len(saver.history("ctf", text="GROUP BY").items), "hits")
@@ -579,7 +579,7 @@ from langgraph_compact import (
     compact,
     fold,
 )
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.trajectories import load_trajectory, sample_path
 """),
     md("""
 ## 1. `Budget`
@@ -612,12 +612,12 @@ for bad in (
 
 Every summary costs a summarizer call (an LLM call, with `ChatModelSummarizer`) and
 invalidates the provider's prompt cache. If compaction only trimmed to just under the
-trigger, the next tool output would push it over again. Below we feed a 378-message
+trigger, the next tool output would push it over again. Below we feed a 314-message
 trajectory to `compact()` — the function the node calls — one model turn at a time, and
 count summarizer runs for three targets under the same trigger.
 """),
     code("""
-trajectory = load_trajectory(CORPUS_DIR / "mini-swe-agent-dev_rerun-pylint-dev__astroid-1333.jsonl")
+trajectory = load_trajectory(sample_path("mini-swe-agent-test-django__django-11797"))
 
 
 def simulate(budget: Budget) -> tuple[int, int]:

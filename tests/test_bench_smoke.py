@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus import CORPUS_DIR, corpus_files
 
 from langgraph_compact.compaction.verify import protocol_violations
-from langgraph_compact.trajectories import CORPUS_DIR, corpus_files, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from corpus import CORPUS_DIR
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.compaction.compact import CompactionSettings, compact
 from langgraph_compact.compaction.summary import RunningSummary, Section
 from langgraph_compact.tokens import Budget, TokenCounter
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
 NOISE = "mini-swe-agent-dev_rerun-pylint-dev__astroid-1333.jsonl"

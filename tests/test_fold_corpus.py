@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from corpus import corpus_files
 from factories import unreferenced_changes
 from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
@@ -13,7 +14,7 @@ from langgraph_compact.compaction.pipeline import FoldConfig, fold
 from langgraph_compact.compaction.verify import assert_tool_pairs_intact, protocol_violations
 from langgraph_compact.policies import ToolPolicies, ToolPolicy
 from langgraph_compact.tokens import TokenCounter
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 FILES = corpus_files()
 COUNTER = TokenCounter()

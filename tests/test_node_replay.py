@@ -6,12 +6,13 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from corpus import corpus_files
 from replay import replay
 
 from langgraph_compact.compaction.compact import CompactionSettings
 from langgraph_compact.node import CompactionNode
 from langgraph_compact.tokens import Budget, TokenCounter
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
 
