@@ -35,7 +35,15 @@ from langchain_core.messages import (
 
 from langgraph_compact.errors import InputFormatError
 
-__all__ = ["SAMPLES", "Trajectory", "load_trajectory", "read_trajectories", "sample_path"]
+__all__ = [
+    "SAMPLES",
+    "Trajectory",
+    "load_trajectory",
+    "read_trajectories",
+    "sample_path",
+    "to_record",
+    "write_jsonl",
+]
 
 SAMPLES = (
     "mini-swe-agent-test-django__django-11099",
@@ -205,3 +213,22 @@ def _tool_call(call: Any) -> dict[str, Any]:
             ) from None
         return {"id": call["id"], "name": function["name"], "args": args or {}}
     return {"id": call["id"], "name": call["name"], "args": call.get("args") or {}}
+
+
+def to_record(message: BaseMessage) -> dict[str, Any]:
+    """One message in the corpus format, with its id (what ``read_trajectories`` reads back)."""
+    role = {"human": "user", "ai": "assistant"}.get(message.type, message.type)
+    record: dict[str, Any] = {"role": role, "content": message.content, "id": message.id}
+    if isinstance(message, AIMessage) and message.tool_calls:
+        record["tool_calls"] = [
+            {"id": c["id"], "name": c["name"], "args": c["args"]} for c in message.tool_calls
+        ]
+    if isinstance(message, ToolMessage):
+        record["tool_call_id"] = message.tool_call_id
+        record["name"] = message.name
+    return record
+
+
+def write_jsonl(messages: list[BaseMessage]) -> str:
+    """Messages as corpus-format JSON Lines."""
+    return "".join(json.dumps(to_record(m), ensure_ascii=False) + "\n" for m in messages)

@@ -26,6 +26,8 @@ class ReplayTotals:
     trajectories: int = 0
     model_calls: int = 0
     input_tokens: int = 0
+    raw_tokens: int = 0
+    """What the full history would have sent: the sum of every call's raw tokens."""
     max_input: int = 0
     over_budget: int = 0
     events: int = 0
@@ -45,6 +47,7 @@ class ReplayTotals:
         self.trajectories += 1
         self.model_calls += len(run.calls)
         self.input_tokens += run.input_tokens
+        self.raw_tokens += sum(c.raw_tokens for c in run.calls)
         self.max_input = max(self.max_input, run.max_input)
         self.over_budget += run.over_budget
         self.events += run.events
