@@ -40,11 +40,11 @@ class Chart:
 
 def _nice(value: float) -> float:
     """The smallest 1, 2 or 5 x 10^k multiple of 5 steps at or above ``value``."""
-    step = 10 ** math.floor(math.log10(max(value / 5, 1)))
+    step = 10.0 ** math.floor(math.log10(max(value / 5, 1)))
     for factor in (1, 2, 5, 10):
         if 5 * step * factor >= value:
             return 5 * step * factor
-    return 5 * step * 10
+    return 50 * step
 
 
 def chart_data(calls: list[CallPoint], budget: int | None) -> Chart:
