@@ -109,13 +109,14 @@ def _from_json(path: Path, value: Any) -> Iterator[Trajectory]:
     if not isinstance(value, list) or not value:
         raise InputFormatError(f"{path}: expected a list of messages or {{'messages': [...]}}")
     if all(isinstance(v, dict) and "messages" in v for v in value):
-        for k, body in enumerate(value):
-            yield Trajectory(f"{path.stem}#{k + 1}", _messages(path, body["messages"], None))
+        conversations = [v["messages"] for v in value]
     elif all(isinstance(v, list) for v in value):
-        for k, conversation in enumerate(value):
-            yield Trajectory(f"{path.stem}#{k + 1}", _messages(path, conversation, None))
+        conversations = value
     else:
-        yield Trajectory(path.stem, _messages(path, value, None))
+        conversations = [value]
+    for k, rows in enumerate(conversations):
+        name = path.stem if len(conversations) == 1 else f"{path.stem}#{k + 1}"
+        yield Trajectory(name, _messages(path, rows, None if len(conversations) == 1 else k + 1))
 
 
 def _from_lines(path: Path, text: str) -> list[Trajectory]:

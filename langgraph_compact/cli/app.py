@@ -7,6 +7,7 @@ line and exit code 1. Neither prints a traceback.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -22,6 +23,24 @@ CONTEXT: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_w
 class _Group(click.Group):
     """Maps the package's errors to one line: bad input exits 2, anything else 1."""
 
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """As click's, but every error is one line (click's usage errors print three)."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+            click.echo(f"Error: {_one_line(exc.format_message())}{hint}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -29,6 +48,10 @@ class _Group(click.Group):
             raise BadInput(str(exc)) from None
         except CompactError as exc:
             raise click.ClickException(str(exc)) from None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 @click.group(cls=_Group, context_settings=CONTEXT)

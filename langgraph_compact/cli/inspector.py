@@ -38,18 +38,18 @@ class Chart:
     calls: int
 
 
-def _nice(value: float) -> float:
-    """The smallest 1, 2 or 5 x 10^k multiple of 5 steps at or above ``value``."""
-    step = 10.0 ** math.floor(math.log10(max(value / 5, 1)))
-    for factor in (1, 2, 5, 10):
-        if 5 * step * factor >= value:
-            return 5 * step * factor
-    return 50 * step
+def _scale(value: float) -> tuple[float, list[float]]:
+    """A round top and tick values for an axis reaching ``value`` (steps of 1, 2 or 5 x 10^k)."""
+    raw = max(value, 1.0) / 5
+    magnitude = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    top = step * math.ceil(value / step)
+    return top, [step * k for k in range(round(top / step) + 1)]
 
 
 def chart_data(calls: list[CallPoint], budget: int | None) -> Chart:
     """Scale the view's numbers into the SVG box."""
-    top = _nice(max([c.raw_tokens for c in calls] + [budget or 0, 1]) * 1.05)
+    top, ticks = _scale(max([c.raw_tokens for c in calls] + [budget or 0, 1]) * 1.02)
     n = max(1, len(calls) - 1)
 
     def x(i: int) -> float:
@@ -69,7 +69,7 @@ def chart_data(calls: list[CallPoint], budget: int | None) -> Chart:
         raw=line([(i, c.raw_tokens) for i, c in enumerate(calls)]),
         sent=line(sent),
         events=[(x(i), i + 1) for i, c in enumerate(calls) if c.event],
-        ticks=[(y(top * k / 5), f"{top * k / 5000:g}k") for k in range(6)],
+        ticks=[(y(t), f"{t / 1000:g}k") for t in ticks],
         budget_y=y(budget) if budget else None,
         calls=len(calls),
     )

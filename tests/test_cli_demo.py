@@ -1,0 +1,76 @@
+"""``langgraph-compact demo``: a real graph on the real saver; valid PNG and HTML; exit 0."""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+
+from cli_helpers import SAMPLE, THREAD, assert_bad_input, run
+
+from langgraph_compact.checkpoint import CompactSqliteSaver
+from langgraph_compact.cli.db import all_messages
+from langgraph_compact.trajectories import load_trajectory, sample_path
+
+pytest_plugins = ("cli_helpers",)  # the demo_dir fixture
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == PNG_MAGIC and data[12:16] == b"IHDR", path
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_demo_writes_a_database_a_chart_and_a_report(demo_dir: Path) -> None:
+    width, height = png_size(demo_dir / "demo.png")
+    assert width >= 800 and height >= 300
+    assert (demo_dir / "demo.png").stat().st_size > 20_000  # lines, labels: not a blank image
+    html = (demo_dir / "demo.html").read_text(encoding="utf-8")
+    assert html.startswith("<!doctype html>") and html.rstrip().endswith("</html>")
+    assert 'id="chart"' in html and "<polyline" in html
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")  # nothing to fetch
+    assert "https://" not in html
+
+
+def test_demo_database_holds_the_raw_run_untouched(demo_dir: Path) -> None:
+    recorded = load_trajectory(sample_path(SAMPLE))
+    with CompactSqliteSaver.from_conn_string(str(demo_dir / "demo.sqlite")) as saver:
+        stored = all_messages(saver, THREAD)
+        summaries = saver.summaries(THREAD)
+    assert [m.id for m in stored] == [m.id for m in recorded]
+    assert [m.content for m in stored] == [m.content for m in recorded]
+    assert summaries and summaries[-1].generation >= 1  # 4,000 tokens forced compaction
+
+
+def test_demo_report_shows_the_numbers_and_the_summary(tmp_path: Path) -> None:
+    result = run("demo", "--out", tmp_path, "--sample", SAMPLE, "--budget", "4000")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "calls over the budget" in out and "compaction events" in out
+    assert "summary generation" in out and "## Goal" in out
+    for name in ("demo.sqlite", "demo.png", "demo.html"):
+        assert str(tmp_path / name) in out
+    # the numbers in the table are the run's: every call under the budget
+    row = next(line for line in out.splitlines() if "calls over the budget" in line)
+    assert row.split("│")[-2].strip() == "0"
+
+
+def test_demo_model_without_provider_is_one_line(tmp_path: Path) -> None:
+    result = run("demo", "--out", tmp_path, "--model", "no-such-provider:model-x")
+    assert_bad_input(result, "--model no-such-provider:model-x")
+    assert not (tmp_path / "demo.sqlite").exists()
+
+
+def test_demo_model_without_langchain_names_the_extra(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "langchain.chat_models", None)
+    result = run("demo", "--out", tmp_path, "--model", "openai:gpt-4o-mini")
+    assert_bad_input(result, "langgraph-compact[agents]")
+
+
+def test_demo_rejects_an_unknown_sample(tmp_path: Path) -> None:
+    result = run("demo", "--out", tmp_path, "--sample", "nope")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "nope" in result.stderr
