@@ -12,8 +12,6 @@ from langgraph_compact.checkpoint import CompactSqliteSaver
 from langgraph_compact.cli.db import all_messages
 from langgraph_compact.trajectories import load_trajectory, sample_path
 
-pytest_plugins = ("cli_helpers",)  # the demo_dir fixture
-
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 

@@ -54,7 +54,7 @@ def open_saver(db: str) -> Iterator[CompactSqliteSaver]:
         yield saver
     except sqlite3.Error as exc:
         raise BadInput(f"{db}: {exc}") from None
-    except CompactError as exc:
+    except (CompactError, ValueError) as exc:  # a newer schema, a damaged row
         raise BadInput(f"{db}: {exc}") from None
     finally:
         conn.close()
@@ -161,7 +161,10 @@ def verify(saver: CompactSqliteSaver, thread_id: str | None = None) -> list[Veri
         problems = [str(p) for p in (_get(report, "problems") or [])]
         checked = int(_get(report, "checked") or _get(report, "messages_checked") or 0)
         return [VerifyFinding(thread_id or "*", checked, problems)]
-    ids = [thread_id] if thread_id else [t.thread_id for t in threads(saver)]
+    try:
+        ids = [thread_id] if thread_id else [t.thread_id for t in threads(saver)]
+    except Exception as exc:  # damage while listing: report it, do not crash
+        return [VerifyFinding("(listing threads)", 0, [f"{type(exc).__name__}: {exc}"])]
     findings = []
     for tid in ids:
         finding = VerifyFinding(tid, 0)

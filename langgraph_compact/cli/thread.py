@@ -44,12 +44,15 @@ def model_inputs(saver: CompactSqliteSaver, thread_id: str) -> list[ModelInput]:
     """One entry per model call, oldest first.
 
     A model call follows a checkpoint whose message list ends on a human or tool
-    message; of consecutive checkpoints with the same list (before and after the
-    compaction node) the later one carries the summary the projection used.
+    message and is answered by an AI message in the thread's latest list; of
+    consecutive checkpoints with the same list (before and after the compaction node)
+    the later one carries the summary the projection used.
     """
     points: list[ModelInput] = []
     last_key: tuple[int, str | None] | None = None
-    for tup in reversed(list(saver.list(_config(thread_id)))):
+    tuples = list(saver.list(_config(thread_id)))
+    final = list(tuples[0].checkpoint["channel_values"].get("messages") or []) if tuples else []
+    for tup in reversed(tuples):
         values = tup.checkpoint["channel_values"]
         messages = list(values.get("messages") or [])
         if not messages or isinstance(messages[-1], AIMessage):
@@ -62,7 +65,11 @@ def model_inputs(saver: CompactSqliteSaver, thread_id: str) -> list[ModelInput]:
         else:
             points.append(point)
         last_key = key
-    return points
+    return [p for p in points if isinstance(_at(final, len(p.messages)), AIMessage)]
+
+
+def _at(messages: list[BaseMessage], index: int) -> BaseMessage | None:
+    return messages[index] if index < len(messages) else None
 
 
 def projection_at(point: ModelInput, budget: int, counter: TokenCounter) -> list[BaseMessage]:
