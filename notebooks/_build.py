@@ -129,12 +129,15 @@ steps: list[dict[str, int]] = []
 
 def agent(state: CompactState) -> dict[str, Any]:
     seen = state["llm_input_messages"]  # the projection, never the raw history
+    summary = state.get("running_summary")
     steps.append(
         {
             "raw_msgs": len(state["messages"]),
             "raw_tokens": counter.count_messages(state["messages"]),
             "seen_msgs": len(seen),
             "seen_tokens": counter.count_messages(seen),
+            "summary_tokens": summary.token_count if summary else 0,
+            "covered": summary.covered_through if summary else 0,
         }
     )
     return {"messages": [model.invoke(seen)]}
@@ -202,6 +205,38 @@ for i, (step, event) in enumerate(zip(steps, events, strict=True), start=1):
         f"{step['seen_tokens']:>8,} {gen!s:>4}{mark}"
     )
 print(f"usable budget: {budget.usable:,} tokens")
+"""),
+    md("""
+The same numbers as a picture. Top: tokens per model call — the raw history climbs, what
+the model is sent saw-tooths under the budget, and each dotted line is a summarizer run.
+Bottom: the summary's growth — its size in tokens (capped by `summary_max_tokens`) and how
+far its coverage cursor has moved through the raw history.
+"""),
+    code("""
+import matplotlib.pyplot as plt
+
+calls = range(1, len(steps) + 1)
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True, layout="constrained")
+top.plot(calls, [s["raw_tokens"] for s in steps], color="#9aa3ad", lw=2, label="raw history")
+top.plot(calls, [s["seen_tokens"] for s in steps], color="#1f6feb", lw=2, label="sent to the model")
+top.axhline(budget.usable, color="#cf222e", ls="--", lw=1, label=f"usable budget {budget.usable:,}")
+for i, event in zip(calls, events, strict=True):
+    if "summarizer" in event:
+        top.axvline(i, color="#e36209", ls=":", lw=0.8)
+top.set_ylabel("input tokens")
+top.legend(frameon=False, fontsize=8)
+
+bottom.step(calls, [s["summary_tokens"] for s in steps], where="post", color="#bf8700",
+            label="summary tokens")
+bottom.set_ylabel("summary tokens")
+covered = bottom.twinx()
+covered.step(calls, [s["covered"] for s in steps], where="post", color="#1a7f37",
+             label="covered through (raw message)")
+covered.set_ylabel("covered through")
+bottom.set_xlabel("model call")
+bottom.legend(handles=[*bottom.get_lines(), *covered.get_lines()], loc="upper left",
+              frameon=False, fontsize=8)
+plt.show()
 """),
     md("""
 ## The running summary

@@ -1,6 +1,7 @@
 """Helpers for the command-line tests: a click runner, the bad-input check, a demo database.
 
-Test modules import the fixtures they use from here."""
+Test modules import the fixtures they use from here (``demo_dir_fixture`` is the fixture
+``demo_dir``)."""
 
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ def assert_bad_input(result: Result, *needles: str) -> str:
     return lines[0]
 
 
-@pytest.fixture(scope="session")
-def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="session", name="demo_dir")
+def demo_dir_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``langgraph-compact demo`` run once: its folder holds demo.sqlite/png/html."""
     out = tmp_path_factory.mktemp("demo")
     result = run("demo", "--out", out, "--sample", SAMPLE, "--budget", "4000")
@@ -43,8 +44,8 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture
-def demo_db(demo_dir: Path, tmp_path: Path) -> Path:
+@pytest.fixture(name="demo_db")
+def demo_db_fixture(demo_dir: Path, tmp_path: Path) -> Path:
     """A private copy of the demo database (tests may redact or damage it)."""
     import sqlite3
 

@@ -13,7 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_helpers import THREAD, run
+from cli_helpers import (
+    THREAD,
+    demo_dir_fixture,  # noqa: F401  (fixtures)
+    run,
+)
 from matplotlib import image
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service

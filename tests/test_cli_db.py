@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from cli_helpers import SAMPLE, THREAD, assert_bad_input, run
+from cli_helpers import SAMPLE, THREAD, assert_bad_input, demo_db_fixture, demo_dir_fixture, run  # noqa: F401  (fixtures)
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
 from langgraph_compact.cli.db import all_messages

@@ -6,7 +6,13 @@ import struct
 import sys
 from pathlib import Path
 
-from cli_helpers import SAMPLE, THREAD, assert_bad_input, run
+from cli_helpers import (
+    SAMPLE,
+    THREAD,
+    assert_bad_input,
+    demo_dir_fixture,  # noqa: F401  (fixtures)
+    run,
+)
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
 from langgraph_compact.cli.db import all_messages

@@ -8,6 +8,8 @@ line and exit code 1. Neither prints a traceback.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import click
@@ -17,18 +19,30 @@ from langgraph_compact.errors import CompactError, InputFormatError, SchemaVersi
 
 __all__ = ["CONTEXT", "main"]
 
-CONTEXT: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+CONTEXT: dict[str, Any] = {
+    "help_option_names": ["-h", "--help"],
+    "max_content_width": 100,
+    "terminal_width": 100,  # the same help on every terminal: the README reference is it
+}
 
 
 class _Group(click.Group):
     """Maps the package's errors to one line: bad input exits 2, anything else 1."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         """As click's, but every error is one line (click's usage errors print three)."""
+        run = partial(super().main, args, prog_name, complete_var, standalone_mode=False, **extra)
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return run()
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code: Any = run()
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
             click.echo(f"Error: {_one_line(exc.format_message())}{hint}", err=True)

@@ -79,7 +79,7 @@ def inspect(
 @DB
 @click.option("--thread", "thread_id", help="Check only this thread.")
 def verify(db: str, thread_id: str | None) -> None:
-    """Check every checkpoint and message against its stored digest; exit 1 on damage.
+    """Check every checkpoint and message of the database (or one thread); exit 1 on damage.
 
     \b
     Example:

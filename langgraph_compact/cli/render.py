@@ -114,7 +114,8 @@ def replay_markdown(totals: Sequence[ReplayTotals], probes: Sequence[str]) -> st
         "",
         f"{trajectories} trajectories. vs full = input tokens / what the whole history would "
         "send; over budget = model inputs above the budget; protocol violations = inputs "
-        "with an orphan or unanswered tool call; coverage gaps = inputs where head + summary "
+        "with an orphan or unanswered tool call, or whose first non-system message is not "
+        "a human one (some providers reject both); coverage gaps = inputs where head + summary "
         "+ tail did not account for every raw message (ours only); lost msgs = recorded "
         "messages missing from the final state. kept 'x' = trajectories whose last model "
         "input still held x / trajectories where the model saw it.",

@@ -193,7 +193,7 @@ def replay(
     \b
     Example:
       langgraph-compact replay tests/data/corpus --budget 8000,4000 \\
-          --strategy ours,langmem,middleware,trim,full --probe "django__django-11099"
+          --strategy ours,langmem,middleware,trim,full --probe "GROUP BY"
     """
     names = _split(strategies)
     if unknown := sorted(set(names) - set(STRATEGIES)):
