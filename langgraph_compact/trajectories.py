@@ -17,6 +17,7 @@ cannot be read raises ``InputFormatError`` naming the file, the line and what is
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -158,7 +159,9 @@ def _message(row: Any, default_id: str, calls: dict[str, str], where: str) -> Ba
         raise InputFormatError(f"{where}: expected a JSON object, got {type(row).__name__}")
     try:
         if row.get("lc") == 1:
-            message = load(row, allowed_objects="messages")
+            with warnings.catch_warnings():  # load() is marked beta; messages are stable
+                warnings.filterwarnings("ignore", message=".*is in beta")
+                message = load(row, allowed_objects="messages")
         elif "data" in row and "type" in row:
             message = messages_from_dict([row])[0]
         elif "role" in row:
