@@ -72,6 +72,8 @@ def test_full_is_the_raw_history_and_trim_stays_in_budget(tmp_path: Path) -> Non
     assert by["trim"]["max_input"] <= 4000 and by["trim"]["lost"] == 0
     assert by["ours"]["max_input"] <= 4000 and by["ours"]["gaps"] == 0
     assert by["ours"]["violations"] == 0 and by["ours"]["vs_full"] < 1.0
+    assert by["ours"]["task_kept"] == by["ours"]["model_calls"]  # the head keeps the request
+    assert by["trim"]["task_kept"] < by["trim"]["model_calls"]  # trimming drops it
 
 
 def test_probes_report_what_the_last_input_still_held(tmp_path: Path) -> None:

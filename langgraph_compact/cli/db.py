@@ -25,7 +25,16 @@ from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
 from langgraph_compact.node import SERDE_ALLOWLIST
 
-__all__ = ["ThreadRow", "VerifyFinding", "all_messages", "open_saver", "threads", "verify"]
+__all__ = [
+    "ThreadRow",
+    "VerifyFinding",
+    "all_messages",
+    "latest_summary",
+    "open_saver",
+    "thread_config",
+    "threads",
+    "verify",
+]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 LOCK_TIMEOUT = 2.0
@@ -68,7 +77,8 @@ def _has_our_schema(conn: sqlite3.Connection) -> bool:
     return row is not None
 
 
-def _config(thread_id: str, checkpoint_id: str | None = None) -> RunnableConfig:
+def thread_config(thread_id: str, checkpoint_id: str | None = None) -> RunnableConfig:
+    """The config of a root-graph thread (at one checkpoint, if given)."""
     configurable: dict[str, Any] = {"thread_id": thread_id, "checkpoint_ns": ""}
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
@@ -131,7 +141,7 @@ def all_messages(
 
 def latest_summary(saver: CompactSqliteSaver, thread_id: str) -> RunningSummary | None:
     """The thread's current ``running_summary``, if it has one."""
-    tup = saver.get_tuple(_config(thread_id))
+    tup = saver.get_tuple(thread_config(thread_id))
     if tup is None:
         raise BadInput(f"thread {thread_id!r}: no checkpoints in this database")
     value = tup.checkpoint["channel_values"].get("running_summary")
@@ -169,7 +179,7 @@ def verify(saver: CompactSqliteSaver, thread_id: str | None = None) -> list[Veri
     for tid in ids:
         finding = VerifyFinding(tid, 0)
         try:
-            for tup in saver.list(_config(tid)):
+            for tup in saver.list(thread_config(tid)):
                 finding.checked += 1
                 all_messages(saver, tid, tup.checkpoint["id"])
         except Exception as exc:  # any damage is a finding, not a crash

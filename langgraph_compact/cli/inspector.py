@@ -12,7 +12,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from langgraph_compact.cli.views import CallPoint, ThreadView
+from langgraph_compact.cli.views import CallPoint, ThreadView, coverage_range
 from langgraph_compact.compaction.summary import Section
 
 __all__ = ["Chart", "chart_data", "render_html", "write_html"]
@@ -98,6 +98,7 @@ def render_html(view: ThreadView) -> str:
         coverage=coverage,
         sections=sections,
         marks=sorted({m.mark for m in view.messages if m.mark}),
+        ranges=[coverage_range(g) for g in view.generations],
     )
 
 

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from langgraph_compact.checkpoint import HistoryPage, RedactionResult
 from langgraph_compact.cli.db import ThreadRow, VerifyFinding
-from langgraph_compact.cli.views import MessageRow, ThreadView, mark_messages
+from langgraph_compact.cli.views import MessageRow, ThreadView, coverage_range, mark_messages
 from langgraph_compact.replay import ReplayRun, ReplayTotals
 
 __all__ = [
@@ -94,6 +94,7 @@ _COLUMNS = (
     ("over budget", lambda t: str(t.over_budget)),
     ("protocol violations", lambda t: str(t.violations)),
     ("coverage gaps", lambda t: str(t.gaps)),
+    ("task kept", lambda t: f"{t.task_kept / t.model_calls:.0%}" if t.model_calls else "n/a"),
     ("compactions", lambda t: str(t.events)),
     ("summarizer calls", lambda t: str(t.summarizer_calls)),
     ("lost msgs", lambda t: str(t.lost)),
@@ -116,7 +117,8 @@ def replay_markdown(totals: Sequence[ReplayTotals], probes: Sequence[str]) -> st
         "send; over budget = model inputs above the budget; protocol violations = inputs "
         "with an orphan or unanswered tool call, or whose first non-system message is not "
         "a human one (some providers reject both); coverage gaps = inputs where head + summary "
-        "+ tail did not account for every raw message (ours only); lost msgs = recorded "
+        "+ tail did not account for every raw message (ours only); task kept = calls whose "
+        "input held the first request verbatim (its first 100 characters); lost msgs = recorded "
         "messages missing from the final state. kept 'x' = trajectories whose last model "
         "input still held x / trajectories where the model saw it.",
     ]
@@ -189,10 +191,15 @@ def thread_report(view: ThreadView, page: int, page_size: int) -> None:
     )
     if view.generations:
         table = Table(title="summary generations")
-        for name in ("generation", "covers through", "summarizer"):
-            table.add_column(name)
+        for name in ("generation", "covers messages", "summarizer", "checkpoint"):
+            table.add_column(name, overflow="fold")
         for g in view.generations:
-            table.add_row(str(g["generation"]), str(g["covered_through"]), str(g["summarizer"]))
+            table.add_row(
+                str(g["generation"]),
+                coverage_range(g),
+                str(g["summarizer"]),
+                str(g.get("checkpoint_id") or ""),
+            )
         console.print(table)
     events = [(i, c) for i, c in enumerate(view.calls, start=1) if c.event]
     if events:

@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
-from langgraph_compact.cli.db import _config, all_messages, latest_summary
+from langgraph_compact.cli.db import all_messages, latest_summary, thread_config
 from langgraph_compact.cli.errors import BadInput
 from langgraph_compact.cli.views import CallPoint, ThreadView, mark_messages
 from langgraph_compact.compaction.compact import CompactionSettings, compact
@@ -50,7 +50,7 @@ def model_inputs(saver: CompactSqliteSaver, thread_id: str) -> list[ModelInput]:
     """
     points: list[ModelInput] = []
     last_key: tuple[int, str | None] | None = None
-    tuples = list(saver.list(_config(thread_id)))
+    tuples = list(saver.list(thread_config(thread_id)))
     final = list(tuples[0].checkpoint["channel_values"].get("messages") or []) if tuples else []
     for tup in reversed(tuples):
         values = tup.checkpoint["channel_values"]
@@ -108,7 +108,7 @@ def view_of_thread(
     """The inspector's view of a stored thread; without ``budget`` no projection is shown."""
     counter = TokenCounter()
     points = model_inputs(saver, thread_id)
-    if not points and saver.get_tuple(_config(thread_id)) is None:
+    if not points and saver.get_tuple(thread_config(thread_id)) is None:
         raise BadInput(f"thread {thread_id!r}: no checkpoints in this database")
     calls, last_projection, generation = [], None, 0
     for point in points:
@@ -127,8 +127,10 @@ def view_of_thread(
     generations = [
         {
             "generation": g.generation,
+            "head_end": g.head_end,
             "covered_through": g.covered_through,
             "summarizer": g.summarizer,
+            "checkpoint_id": g.checkpoint_id,
         }
         for g in saver.summaries(thread_id)
     ]

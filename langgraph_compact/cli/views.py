@@ -20,7 +20,15 @@ from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.messages import message_text
 from langgraph_compact.replay import ReplayRun
 
-__all__ = ["CallPoint", "MessageRow", "ThreadView", "compaction_stats", "mark_messages"]
+__all__ = [
+    "CallPoint",
+    "MessageRow",
+    "ThreadView",
+    "compaction_stats",
+    "coverage_range",
+    "mark_messages",
+    "view_of_run",
+]
 
 PREVIEW_CHARS = 4_000
 """Characters of one message shown in the HTML; longer ones say how much is left out."""
@@ -46,6 +54,12 @@ def compaction_stats(event: Any) -> dict[str, Any]:
         "covered_through": stats.get("covered_through"),
         "stages": {str(k): int(v) for k, v in stages.items()},
     }
+
+
+def coverage_range(generation: Mapping[str, Any]) -> str:
+    """The messages a generation covers, numbered from 1 as its summary message says."""
+    head = generation.get("head_end")
+    return f"{'?' if head is None else head + 1}–{generation.get('covered_through')}"
 
 
 @dataclass(frozen=True)
@@ -174,6 +188,7 @@ def view_of_run(run: ReplayRun, *, title: str, source: str) -> ThreadView:
             generations.append(
                 {
                     "generation": event["summary_generation"],
+                    "head_end": run.summary.head_end if run.summary else None,
                     "covered_through": event["covered_through"],
                     "summarizer": event["summarizer"],
                 }

@@ -38,6 +38,8 @@ class ReplayTotals:
     """Model calls whose input broke the tool protocol."""
     gaps: int = 0
     """Model calls where head + summary + tail did not cover the raw history exactly."""
+    task_kept: int = 0
+    """Model calls whose input held the first request verbatim (its first 100 characters)."""
     errors: list[str] = field(default_factory=list)
     probes: dict[str, list[int]] = field(default_factory=dict)
     """Per probe: [trajectories where the model saw it, ... still saw it at the last call]."""
@@ -56,6 +58,7 @@ class ReplayTotals:
         self.lost += run.lost
         self.violations += run.violations
         self.gaps += run.gaps
+        self.task_kept += sum(c.task for c in run.calls)
         if run.error:
             self.errors.append(f"{run.trajectory}: {run.error}")
         for k, probe in enumerate(probes):

@@ -53,6 +53,8 @@ class CallRecord:
     """Why head + summary + tail did not account for every raw message, if they did not."""
     probes: tuple[bool, ...] = ()
     """Per probe string: whether the model input contained it."""
+    task: bool = True
+    """The first human message (its first 100 characters) was in the input verbatim."""
 
 
 @dataclass
@@ -171,12 +173,14 @@ def _drive(
         running[i - 1] if i else 0 for i, m in enumerate(trajectory) if isinstance(m, AIMessage)
     ]
     events_seen = [strategy.events()]
+    first = next((m for m in trajectory if m.type == "human"), None)
+    task = message_text(first)[:100] if first is not None else ""
 
     def agent(state: Any) -> dict[str, Any]:
         seen = [*prefix, *state[strategy.input_key]]
         summary = state.get("running_summary")
         events = strategy.events()
-        text = "\n".join(message_text(m) for m in seen) if probes else ""
+        text = "\n".join(message_text(m) for m in seen)
         record = CallRecord(
             raw_tokens=raw_at[len(run.calls)] if len(run.calls) < len(raw_at) else running[-1],
             input_tokens=counter.count_messages(seen),
@@ -187,6 +191,7 @@ def _drive(
             if strategy.input_key == "llm_input_messages" and "running_summary" in state
             else None,
             probes=tuple(p in text for p in probes),
+            task=task in text,
         )
         events_seen[0] = events
         run.calls.append(record)
