@@ -5,10 +5,12 @@ Test modules import the fixtures they use from here (``demo_dir_fixture`` is the
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from langchain_core.messages import BaseMessage
 
 from langgraph_compact.cli import main
 
@@ -53,3 +55,24 @@ def demo_db_fixture(demo_dir: Path, tmp_path: Path) -> Path:
     with sqlite3.connect(demo_dir / "demo.sqlite") as src, sqlite3.connect(target) as dst:
         src.backup(dst)
     return target
+
+
+def openai_messages(messages: list[BaseMessage]) -> list[dict]:
+    """``messages`` as OpenAI chat-completions messages (arguments as JSON strings)."""
+    rows: list[dict] = []
+    for m in messages:
+        role = {"human": "user", "ai": "assistant"}.get(m.type, m.type)
+        row: dict = {"role": role, "content": m.content}
+        if m.type == "ai" and m.tool_calls:
+            row["tool_calls"] = [
+                {
+                    "id": c["id"],
+                    "type": "function",
+                    "function": {"name": c["name"], "arguments": json.dumps(c["args"])},
+                }
+                for c in m.tool_calls
+            ]
+        if m.type == "tool":
+            row["tool_call_id"] = m.tool_call_id  # name comes from the call, as OpenAI logs it
+        rows.append(row)
+    return rows

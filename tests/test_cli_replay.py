@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import assert_bad_input, run
+from cli_helpers import assert_bad_input, openai_messages, run
 from corpus import CORPUS_DIR
 from langchain_core.messages import messages_to_dict
 
@@ -101,37 +101,15 @@ def test_probes_report_what_the_last_input_still_held(tmp_path: Path) -> None:
         assert row["probes"][late][0] == 1
 
 
-def _openai(messages) -> list[dict]:
-    out = []
-    for m in messages:
-        row = {
-            "role": {"human": "user", "ai": "assistant"}.get(m.type, m.type),
-            "content": m.content,
-        }
-        if m.type == "ai" and m.tool_calls:
-            row["tool_calls"] = [
-                {
-                    "id": c["id"],
-                    "type": "function",
-                    "function": {"name": c["name"], "arguments": json.dumps(c["args"])},
-                }
-                for c in m.tool_calls
-            ]
-        if m.type == "tool":
-            row["tool_call_id"] = m.tool_call_id
-        out.append(row)
-    return out
-
-
 def test_openai_and_langchain_files_replay_like_the_corpus_file(tmp_path: Path) -> None:
     messages = load_trajectory(SUBSET[0])
     stem = SUBSET[0].stem  # same file name, same default ids: markers and refs are identical
     for folder in ("body", "lines", "dump"):
         (tmp_path / folder).mkdir()
     body = tmp_path / "body" / f"{stem}.json"
-    body.write_text(json.dumps({"model": "gpt-4o", "messages": _openai(messages)}))
+    body.write_text(json.dumps({"model": "gpt-4o", "messages": openai_messages(messages)}))
     lines = tmp_path / "lines" / f"{stem}.jsonl"
-    lines.write_text("".join(json.dumps(r) + "\n" for r in _openai(messages)))
+    lines.write_text("".join(json.dumps(r) + "\n" for r in openai_messages(messages)))
     dump = tmp_path / "dump" / f"{stem}.json"
     dump.write_text(json.dumps(messages_to_dict(messages)))
     reference = replay_json(tmp_path, SUBSET[0], "--budget", "4000", "--strategy", "ours")[0]

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from cli_helpers import openai_messages
 from corpus import CORPUS_DIR, corpus_files
 from langchain_core.load import dumpd
 from langchain_core.messages import BaseMessage, messages_to_dict
@@ -31,26 +32,6 @@ def _same(a: list[BaseMessage], b: list[BaseMessage]) -> None:
         getattr(m, "tool_call_id", None) for m in b
     ]
     assert [getattr(m, "name", None) for m in a] == [getattr(m, "name", None) for m in b]
-
-
-def _openai(messages: list[BaseMessage]) -> list[dict]:
-    rows: list[dict] = []
-    for m in messages:
-        role = {"human": "user", "ai": "assistant"}.get(m.type, m.type)
-        row: dict = {"role": role, "content": m.content}
-        if m.type == "ai" and m.tool_calls:
-            row["tool_calls"] = [
-                {
-                    "id": c["id"],
-                    "type": "function",
-                    "function": {"name": c["name"], "arguments": json.dumps(c["args"])},
-                }
-                for c in m.tool_calls
-            ]
-        if m.type == "tool":
-            row["tool_call_id"] = m.tool_call_id  # name comes from the call, as OpenAI logs it
-        rows.append(row)
-    return rows
 
 
 @pytest.mark.parametrize("name", SAMPLES)
@@ -78,9 +59,9 @@ def test_every_shape_reads_back_the_same_conversation(path: Path, tmp_path: Path
     original = load_trajectory(path)
     shapes = {
         "export.jsonl": write_jsonl(original),
-        "openai.json": json.dumps(_openai(original)),
-        "openai-body.json": json.dumps({"model": "x", "messages": _openai(original)}),
-        "openai-lines.jsonl": "".join(json.dumps(r) + "\n" for r in _openai(original)),
+        "openai.json": json.dumps(openai_messages(original)),
+        "openai-body.json": json.dumps({"model": "x", "messages": openai_messages(original)}),
+        "openai-lines.jsonl": "".join(json.dumps(r) + "\n" for r in openai_messages(original)),
         "langchain.json": json.dumps(messages_to_dict(original)),
         "dumpd.jsonl": "".join(json.dumps(dumpd(m)) + "\n" for m in original),
     }
@@ -97,7 +78,10 @@ def test_many_conversations_in_one_file(tmp_path: Path) -> None:
     a, b = (load_trajectory(sample_path(n)) for n in SAMPLES[2:4])
     lines = tmp_path / "log.jsonl"
     lines.write_text(
-        json.dumps({"messages": _openai(a)}) + "\n" + json.dumps({"messages": _openai(b)}) + "\n"
+        json.dumps({"messages": openai_messages(a)})
+        + "\n"
+        + json.dumps({"messages": openai_messages(b)})
+        + "\n"
     )
     found = read_trajectories(lines)
     assert [t.name for t in found] == ["log:1", "log:2"]
@@ -105,7 +89,7 @@ def test_many_conversations_in_one_file(tmp_path: Path) -> None:
     _same(found[1].messages, b)
     assert found[0].messages[0].id != found[1].messages[0].id  # ids stay unique per file
     listed = tmp_path / "list.json"
-    listed.write_text(json.dumps([_openai(a), _openai(b)]))
+    listed.write_text(json.dumps([openai_messages(a), openai_messages(b)]))
     assert [len(t.messages) for t in read_trajectories(listed)] == [len(a), len(b)]
     with pytest.raises(InputFormatError, match="2 conversations, expected one"):
         load_trajectory(lines)
