@@ -118,9 +118,9 @@ def replay_markdown(totals: Sequence[ReplayTotals], probes: Sequence[str]) -> st
         "with an orphan or unanswered tool call, or whose first non-system message is not "
         "a human one (some providers reject both); coverage gaps = inputs where head + summary "
         "+ tail did not account for every raw message (ours only); task kept = calls whose "
-        "input held the first request verbatim (its first 100 characters); lost msgs = recorded "
-        "messages missing from the final state. kept 'x' = trajectories whose last model "
-        "input still held x / trajectories where the model saw it.",
+        "input held the first request (same message, first 100 characters unchanged); lost "
+        "msgs = recorded messages missing from the final state. kept 'x' = trajectories "
+        "whose last model input still held x / trajectories where the model saw it.",
     ]
     for t in totals:
         lines += [f"- error {t.strategy} @ {t.budget}: {e}" for e in t.errors]

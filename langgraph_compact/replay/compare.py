@@ -39,7 +39,7 @@ class ReplayTotals:
     gaps: int = 0
     """Model calls where head + summary + tail did not cover the raw history exactly."""
     task_kept: int = 0
-    """Model calls whose input held the first request verbatim (its first 100 characters)."""
+    """Model calls whose input held the first request (same id, first 100 characters)."""
     errors: list[str] = field(default_factory=list)
     probes: dict[str, list[int]] = field(default_factory=dict)
     """Per probe: [trajectories where the model saw it, ... still saw it at the last call]."""

@@ -54,7 +54,7 @@ class CallRecord:
     probes: tuple[bool, ...] = ()
     """Per probe string: whether the model input contained it."""
     task: bool = True
-    """The first human message (its first 100 characters) was in the input verbatim."""
+    """The first human message was in the input (same id, first 100 characters unchanged)."""
 
 
 @dataclass
@@ -174,13 +174,13 @@ def _drive(
     ]
     events_seen = [strategy.events()]
     first = next((m for m in trajectory if m.type == "human"), None)
-    task = message_text(first)[:100] if first is not None else ""
+    task_id, task = (first.id, message_text(first)[:100]) if first is not None else (None, "")
 
     def agent(state: Any) -> dict[str, Any]:
         seen = [*prefix, *state[strategy.input_key]]
         summary = state.get("running_summary")
         events = strategy.events()
-        text = "\n".join(message_text(m) for m in seen)
+        text = "\n".join(message_text(m) for m in seen) if probes else ""
         record = CallRecord(
             raw_tokens=raw_at[len(run.calls)] if len(run.calls) < len(raw_at) else running[-1],
             input_tokens=counter.count_messages(seen),
@@ -191,7 +191,7 @@ def _drive(
             if strategy.input_key == "llm_input_messages" and "running_summary" in state
             else None,
             probes=tuple(p in text for p in probes),
-            task=task in text,
+            task=any(m.id == task_id and message_text(m).startswith(task) for m in seen),
         )
         events_seen[0] = events
         run.calls.append(record)
