@@ -197,3 +197,63 @@ def test_every_command_help_has_an_example() -> None:
         result = run(*args)
         assert result.exit_code == 0, name
         assert "Example:" in result.stdout and "langgraph-compact" in result.stdout, name
+
+
+def test_native_saver_reports_are_used_when_the_saver_has_them(demo_db: Path) -> None:
+    """``threads()``, ``verify()`` and ``redactions()`` of the saver win over the walks."""
+    from dataclasses import dataclass
+
+    from langgraph_compact.cli.db import threads, verify
+    from langgraph_compact.cli.thread import redactions
+
+    @dataclass(frozen=True)
+    class Info:
+        thread_id: str = THREAD
+        checkpoints: int = 7
+        messages: int = 30
+        stored_bytes: int = 12_345
+        last_checkpoint_id: str = "c-7"
+        last_checkpoint_ts: str = "2026-01-01T00:00:00+00:00"
+
+    @dataclass(frozen=True)
+    class Report:
+        ok: bool = False
+        problems: tuple[str, ...] = ("damaged: thread 't' checkpoint 'c-3': digest mismatch",)
+        checkpoints: int = 7
+        messages: int = 30
+
+    @dataclass(frozen=True)
+    class Record:
+        message_id: str = "m-1"
+        reason: str = "leak"
+        actor: str = "alice"
+        redacted_at: str = "2026-01-02T00:00:00+00:00"
+
+    class Saver(CompactSqliteSaver):
+        def threads(self) -> list[Info]:
+            return [Info()]
+
+        def verify(self, thread_id: str | None = None) -> Report:
+            return Report()
+
+        def redactions(self, thread_id: str | None = None) -> list[Record]:
+            return [Record()]
+
+    with Saver.from_conn_string(str(demo_db)) as saver:
+        (row,) = threads(saver)
+        (finding,) = verify(saver)
+        (record,) = redactions(saver, THREAD)
+    assert (row.checkpoints, row.messages, row.stored_bytes, row.last_checkpoint) == (
+        7,
+        30,
+        12_345,
+        "c-7",
+    )
+    assert finding.problems == ["damaged: thread 't' checkpoint 'c-3': digest mismatch"]
+    assert (finding.checkpoints, finding.messages) == (7, 30)
+    assert record == {
+        "message_id": "m-1",
+        "reason": "leak",
+        "actor": "alice",
+        "redacted_at": "2026-01-02T00:00:00+00:00",
+    }

@@ -94,31 +94,36 @@ class ThreadRow:
     messages: int = 0
     last_checkpoint: str = ""
     last_activity: str = ""
+    stored_bytes: int | None = None
+    """Bytes of the thread's rows, when the saver reports them (``saver.threads()``)."""
 
 
 def threads(saver: CompactSqliteSaver) -> list[ThreadRow]:
     """Every thread, most recently active first (``saver.threads()`` when it exists)."""
     native = getattr(saver, "threads", None)
     if callable(native):
-        return [
+        rows = [
             ThreadRow(
                 str(_get(t, "thread_id")),
                 int(_get(t, "checkpoints") or 0),
                 int(_get(t, "messages") or 0),
-                str(_get(t, "last_checkpoint_id") or _get(t, "last_checkpoint") or ""),
-                str(_get(t, "last_activity") or _get(t, "updated_at") or ""),
+                str(_get(t, "last_checkpoint_id") or ""),
+                str(_get(t, "last_checkpoint_ts") or ""),
+                _get(t, "stored_bytes"),
             )
             for t in native()
         ]
-    rows: dict[str, ThreadRow] = {}
-    for tup in saver.list(None):
-        tid = str(tup.config["configurable"]["thread_id"])
-        row = rows.setdefault(tid, ThreadRow(tid))
-        row.checkpoints += 1
-        if tup.checkpoint["id"] > row.last_checkpoint:
-            row.last_checkpoint, row.last_activity = tup.checkpoint["id"], tup.checkpoint["ts"]
-            row.messages = len(tup.checkpoint["channel_values"].get("messages") or [])
-    return sorted(rows.values(), key=lambda r: r.last_activity, reverse=True)
+    else:
+        by_id: dict[str, ThreadRow] = {}
+        for tup in saver.list(None):
+            tid = str(tup.config["configurable"]["thread_id"])
+            row = by_id.setdefault(tid, ThreadRow(tid))
+            row.checkpoints += 1
+            if tup.checkpoint["id"] > row.last_checkpoint:
+                row.last_checkpoint, row.last_activity = tup.checkpoint["id"], tup.checkpoint["ts"]
+                row.messages = len(tup.checkpoint["channel_values"].get("messages") or [])
+        rows = list(by_id.values())
+    return sorted(rows, key=lambda r: r.last_activity, reverse=True)
 
 
 def _get(value: Any, name: str) -> Any:
@@ -152,36 +157,44 @@ def latest_summary(saver: CompactSqliteSaver, thread_id: str) -> RunningSummary 
 
 @dataclass
 class VerifyFinding:
-    """One problem ``verify`` found, or the all-clear of one thread."""
+    """What ``verify`` checked in one thread (or the whole file) and the problems found."""
 
     thread_id: str
-    checked: int
+    checkpoints: int = 0
+    messages: int = 0
     problems: list[str] = field(default_factory=list)
 
 
 def verify(saver: CompactSqliteSaver, thread_id: str | None = None) -> list[VerifyFinding]:
     """Check every checkpoint and message of each thread (``saver.verify()`` when it exists).
 
-    The fallback loads every checkpoint and pages through every message list; the saver
-    checks digests on load, so damage surfaces as an exception naming the item.
+    The fallback loads every checkpoint and pages through every message list, so damage
+    that fails to decode surfaces as a finding naming the checkpoint.
     """
     native = getattr(saver, "verify", None)
     if callable(native):
         report = native(thread_id)
-        problems = [str(p) for p in (_get(report, "problems") or [])]
-        checked = int(_get(report, "checked") or _get(report, "messages_checked") or 0)
-        return [VerifyFinding(thread_id or "*", checked, problems)]
+        return [
+            VerifyFinding(
+                thread_id or "(all threads)",
+                int(_get(report, "checkpoints") or 0),
+                int(_get(report, "messages") or 0),
+                [str(p) for p in (_get(report, "problems") or [])],
+            )
+        ]
     try:
         ids = [thread_id] if thread_id else [t.thread_id for t in threads(saver)]
     except Exception as exc:  # damage while listing: report it, do not crash
-        return [VerifyFinding("(listing threads)", 0, [f"{type(exc).__name__}: {exc}"])]
+        return [VerifyFinding("(listing threads)", problems=[f"{type(exc).__name__}: {exc}"])]
     findings = []
     for tid in ids:
-        finding = VerifyFinding(tid, 0)
+        finding = VerifyFinding(tid)
         try:
             for tup in saver.list(thread_config(tid)):
-                finding.checked += 1
-                all_messages(saver, tid, tup.checkpoint["id"])
+                finding.checkpoints += 1
+                finding.messages = max(
+                    finding.messages, len(all_messages(saver, tid, tup.checkpoint["id"]))
+                )
         except Exception as exc:  # any damage is a finding, not a crash
             finding.problems.append(f"{type(exc).__name__}: {exc}")
         findings.append(finding)

@@ -149,12 +149,20 @@ def _preview(text: str, width: int = 90) -> str:
 
 def threads_table(rows: list[ThreadRow]) -> None:
     table = Table(title=f"{len(rows)} threads")
-    for name in ("thread", "checkpoints", "messages", "last activity", "last checkpoint"):
-        right = name in ("checkpoints", "messages")
+    sized = any(r.stored_bytes is not None for r in rows)
+    names = ["thread", "checkpoints", "messages", *(["stored"] if sized else [])]
+    for name in [*names, "last activity", "last checkpoint"]:
+        right = name in ("checkpoints", "messages", "stored")
         table.add_column(name, justify="right" if right else "left", overflow="fold")
     for r in rows:
+        size = [f"{(r.stored_bytes or 0) / 1e6:.2f} MB"] if sized else []
         table.add_row(
-            r.thread_id, str(r.checkpoints), str(r.messages), r.last_activity, r.last_checkpoint
+            r.thread_id,
+            str(r.checkpoints),
+            str(r.messages),
+            *size,
+            r.last_activity,
+            r.last_checkpoint,
         )
     console.print(table)
 
@@ -234,10 +242,11 @@ def history_table(page: HistoryPage) -> None:
 
 def verify_table(findings: list[VerifyFinding]) -> None:
     table = Table(title="verify")
-    for name in ("thread", "checked", "status"):
-        table.add_column(name)
+    for name in ("thread", "checkpoints", "messages", "status"):
+        table.add_column(name, overflow="fold")
     for f in findings:
-        table.add_row(f.thread_id, str(f.checked), "; ".join(f.problems) or "ok")
+        status = "; ".join(f.problems) or "ok"
+        table.add_row(f.thread_id, str(f.checkpoints), str(f.messages), status)
     console.print(table)
 
 
