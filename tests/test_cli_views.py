@@ -84,3 +84,28 @@ def test_chart_scale_and_points() -> None:
     assert len(chart.raw.split()) == len(chart.sent.split()) == 5
     assert [call for _, call in chart.events] == [3]
     assert chart.budget_y is not None and chart.pad < chart.budget_y < chart.height - chart.pad
+
+
+def test_html_escapes_every_message_and_needs_no_network() -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from langgraph_compact.cli.inspector import render_html
+    from langgraph_compact.cli.views import ThreadView
+
+    hostile = '<script>alert("x")</script><img src="http://example.com/t.png">'
+    raw = [HumanMessage(hostile, id="h-1"), AIMessage("fine", id="a-1")]
+    view = ThreadView(
+        title=hostile,
+        thread_id="t",
+        source="s",
+        budget=None,
+        calls=[],
+        summary=None,
+        messages=mark_messages(raw, None, None),
+        redactions=[{"message_id": hostile, "reason": "r", "actor": "a", "redacted_at": "w"}],
+    )
+    page = render_html(view)
+    assert '<script>alert("x")' not in page and "<img" not in page
+    assert "&lt;script&gt;alert(" in page
+    assert page.count("<script>") == 1  # the page's own search script, inline
+    assert 'src="' not in page and 'href="' not in page  # nothing loads from anywhere
