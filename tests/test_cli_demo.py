@@ -78,3 +78,38 @@ def test_demo_rejects_an_unknown_sample(tmp_path: Path) -> None:
     result = run("demo", "--out", tmp_path, "--sample", "nope")
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "nope" in result.stderr
+
+
+def test_the_module_runs_as_a_real_process(tmp_path: Path) -> None:
+    """``python -m langgraph_compact``: the same command, as a shell would start it."""
+    import subprocess
+
+    ok = subprocess.run(
+        [sys.executable, "-m", "langgraph_compact", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert ok.returncode == 0 and "langgraph-compact" in ok.stdout, ok
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"role": "user", "content": "hi"}\n{oops\n')
+    failed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "langgraph_compact",
+            "replay",
+            str(bad),
+            "--chart",
+            str(tmp_path / "c.png"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert failed.returncode == 2, failed
+    assert failed.stderr.strip().splitlines() == [
+        f"Error: {bad}:2: not valid JSON (Expecting property name enclosed in double quotes)"
+    ]
