@@ -1,14 +1,19 @@
-"""PNG charts with matplotlib (its object API, no pyplot state, no display needed)."""
+"""PNG charts with matplotlib (its object API, no pyplot state, no display needed).
+
+matplotlib is imported when a chart is drawn, so commands that draw none start faster.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from langgraph_compact.cli.views import ThreadView
 from langgraph_compact.replay import ReplayTotals
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["replay_chart", "thread_chart"]
 
@@ -17,7 +22,7 @@ RAW, SENT, EVENT, BUDGET = "#9aa3ad", "#1f6feb", "#e36209", "#cf222e"
 
 def thread_chart(view: ThreadView, path: Path) -> Path:
     """Raw history vs what the model was sent, per call, with compactions and the budget."""
-    fig = Figure(figsize=(9, 3.6), dpi=120, layout="constrained")
+    fig = _figure(3.6)
     ax = fig.add_subplot()
     calls = range(1, len(view.calls) + 1)
     ax.plot(calls, [c.raw_tokens for c in view.calls], color=RAW, lw=2, label="raw history")
@@ -44,7 +49,7 @@ def replay_chart(totals: Sequence[ReplayTotals], path: Path) -> Path:
     """Input tokens per strategy at each budget (bars), over-budget calls written on top."""
     budgets = sorted({t.budget for t in totals}, reverse=True)
     names = list(dict.fromkeys(t.strategy for t in totals))
-    fig = Figure(figsize=(9, 3.8), dpi=120, layout="constrained")
+    fig = _figure(3.8)
     ax = fig.add_subplot()
     width = 0.8 / max(1, len(names))
     for k, name in enumerate(names):
@@ -64,6 +69,12 @@ def replay_chart(totals: Sequence[ReplayTotals], path: Path) -> Path:
     ax.legend(fontsize=8, frameon=False, ncols=min(6, len(names)))
     ax.grid(axis="y", color="#eaeef2")
     return _save(fig, path)
+
+
+def _figure(height: float) -> Figure:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(9, height), dpi=120, layout="constrained")
 
 
 def _save(fig: Figure, path: Path) -> Path:
