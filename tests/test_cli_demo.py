@@ -113,3 +113,38 @@ def test_the_module_runs_as_a_real_process(tmp_path: Path) -> None:
     assert failed.stderr.strip().splitlines() == [
         f"Error: {bad}:2: not valid JSON (Expecting property name enclosed in double quotes)"
     ]
+
+
+def test_a_failing_summary_model_falls_back_and_is_reported(tmp_path: Path, capsys) -> None:
+    from typing import Any
+
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.outputs import ChatResult
+
+    from langgraph_compact.cli.render import demo_report
+    from langgraph_compact.cli.views import view_of_run
+    from langgraph_compact.compaction.llm import ChatModelSummarizer
+    from langgraph_compact.replay.demo import run_demo
+
+    class Down(BaseChatModel):
+        @property
+        def _llm_type(self) -> str:
+            return "down"
+
+        def _generate(
+            self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
+        ) -> ChatResult:
+            raise RuntimeError("provider is down")
+
+    run = run_demo(
+        tmp_path / "d.sqlite",
+        sample=SAMPLE,
+        budget_tokens=4000,
+        summarizer=ChatModelSummarizer(model=Down()),
+    )
+    assert run.error is None and run.over_budget == 0 and run.lost == 0
+    assert run.summary is not None and run.summary.generation >= 1  # extractive took over
+    demo_report(run, view_of_run(run, title="t", source="s"), {})
+    captured = capsys.readouterr()
+    assert "summarizer failures (fell back to extractive)" in captured.out
+    assert "provider is down" in captured.err

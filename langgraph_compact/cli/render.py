@@ -16,7 +16,13 @@ from rich.table import Table
 
 from langgraph_compact.checkpoint import HistoryPage, RedactionResult
 from langgraph_compact.cli.db import ThreadRow, VerifyFinding
-from langgraph_compact.cli.views import MessageRow, ThreadView, coverage_range, mark_messages
+from langgraph_compact.cli.views import (
+    MessageRow,
+    ThreadView,
+    compaction_stats,
+    coverage_range,
+    mark_messages,
+)
 from langgraph_compact.replay import ReplayRun, ReplayTotals
 
 __all__ = [
@@ -73,9 +79,15 @@ def demo_report(run: ReplayRun, view: ThreadView, files: dict[str, Path]) -> Non
         ),
     ]
     rows += [(f"saved by {name}, all calls", f"{saved:,}") for name, saved in view.stages.items()]
+    errors_seen = [e["summarizer_error"] for e in map(compaction_stats, run.compactions)]
+    failed = [e for e in errors_seen if e]
+    if failed:
+        rows.append(("summarizer failures (fell back to extractive)", str(len(failed))))
     for name, value in rows:
         table.add_row(name, value)
     console.print(table)
+    if failed:
+        note(f"first summarizer failure: {_preview(failed[0], 200)}")
     if run.summary is not None:
         console.rule(f"summary generation {run.summary.generation}")
         console.print(run.summary.render(), markup=False, highlight=False)
