@@ -124,13 +124,16 @@ def test_redact_then_verify(demo_db: Path) -> None:
 
 
 def test_verify_reports_damage_with_exit_1(demo_db: Path) -> None:
-    with sqlite3.connect(demo_db) as conn:
-        conn.execute(
-            "UPDATE lgc_checkpoints SET checkpoint = X'C1C1C1' WHERE checkpoint_id = "
-            "(SELECT MAX(checkpoint_id) FROM lgc_checkpoints)"
+    with sqlite3.connect(demo_db) as conn:  # the checkpoint's value column, whatever its name
+        column = next(
+            name
+            for _, name, kind, *_ in conn.execute("PRAGMA table_info(lgc_checkpoints)")
+            if kind.upper() == "BLOB" and name not in ("chk", "digest")
         )
-    with sqlite3.connect(demo_db) as conn:
         (damaged,) = conn.execute("SELECT MAX(checkpoint_id) FROM lgc_checkpoints").fetchone()
+        conn.execute(
+            f"UPDATE lgc_checkpoints SET {column} = X'C1C1C1' WHERE checkpoint_id = ?", (damaged,)
+        )
     for args in ([], ["--thread", THREAD]):
         result = run("verify", demo_db, *args)
         assert result.exit_code == 1, result.output
