@@ -123,7 +123,7 @@ def test_a_failing_summary_model_falls_back_and_is_reported(tmp_path: Path, caps
 
     from langgraph_compact.cli.render import demo_report
     from langgraph_compact.cli.views import view_of_run
-    from langgraph_compact.compaction.llm import ChatModelSummarizer
+    from langgraph_compact.compaction import ChatModelSummarizer
     from langgraph_compact.replay.demo import run_demo
 
     class Down(BaseChatModel):

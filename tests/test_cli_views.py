@@ -9,7 +9,7 @@ import pytest
 
 from langgraph_compact.cli.inspector import _scale, chart_data
 from langgraph_compact.cli.views import CallPoint, compaction_stats, mark_messages
-from langgraph_compact.compaction.compact import CompactionSettings, compact
+from langgraph_compact.compaction import CompactionSettings, compact
 from langgraph_compact.messages import message_text
 from langgraph_compact.replay import budget_of
 from langgraph_compact.tokens import TokenCounter

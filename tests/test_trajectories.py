@@ -12,7 +12,7 @@ from corpus import CORPUS_DIR, corpus_files
 from langchain_core.load import dumpd
 from langchain_core.messages import BaseMessage, messages_to_dict
 
-from langgraph_compact.compaction.verify import protocol_violations
+from langgraph_compact.compaction import protocol_violations
 from langgraph_compact.errors import InputFormatError
 from langgraph_compact.trajectories import (
     SAMPLES,

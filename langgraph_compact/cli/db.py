@@ -21,7 +21,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
 from langgraph_compact.cli.errors import BadInput
-from langgraph_compact.compaction.summary import RunningSummary
+from langgraph_compact.compaction import RunningSummary
 from langgraph_compact.errors import CompactError
 from langgraph_compact.node import SERDE_ALLOWLIST
 

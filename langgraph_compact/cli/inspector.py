@@ -13,7 +13,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from langgraph_compact.cli.views import CallPoint, ThreadView, coverage_range
-from langgraph_compact.compaction.summary import Section
+from langgraph_compact.compaction import Section
 
 __all__ = ["Chart", "chart_data", "render_html", "write_html"]
 

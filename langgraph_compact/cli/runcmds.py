@@ -13,7 +13,7 @@ from langgraph_compact.cli.charts import replay_chart, thread_chart
 from langgraph_compact.cli.errors import BadInput
 from langgraph_compact.cli.inspector import write_html
 from langgraph_compact.cli.views import view_of_run
-from langgraph_compact.compaction.summarize import Summarizer
+from langgraph_compact.compaction import Summarizer
 from langgraph_compact.replay import (
     DEFAULT_STRATEGIES,
     STRATEGIES,
@@ -94,7 +94,7 @@ def _chat_summarizer(spec: str) -> Summarizer:
         from langchain.chat_models import init_chat_model
     except ImportError:
         raise BadInput("--model needs langchain: pip install 'langgraph-compact[agents]'") from None
-    from langgraph_compact.compaction.llm import ChatModelSummarizer
+    from langgraph_compact.compaction import ChatModelSummarizer
 
     try:
         return ChatModelSummarizer(model=init_chat_model(spec))

@@ -17,8 +17,7 @@ from langgraph_compact.checkpoint import CompactSqliteSaver
 from langgraph_compact.cli.db import all_messages, latest_summary, thread_config
 from langgraph_compact.cli.errors import BadInput
 from langgraph_compact.cli.views import CallPoint, ThreadView, mark_messages
-from langgraph_compact.compaction.compact import CompactionSettings, compact
-from langgraph_compact.compaction.summary import RunningSummary
+from langgraph_compact.compaction import CompactionSettings, RunningSummary, compact
 from langgraph_compact.replay import budget_of
 from langgraph_compact.tokens import TokenCounter
 

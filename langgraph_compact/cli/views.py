@@ -16,7 +16,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from langgraph_compact.compaction.summary import RunningSummary
+from langgraph_compact.compaction import RunningSummary
 from langgraph_compact.messages import message_text
 from langgraph_compact.replay import ReplayRun
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
-from langgraph_compact.compaction.summarize import Summarizer
+from langgraph_compact.compaction import Summarizer
 from langgraph_compact.node import SERDE_ALLOWLIST
 from langgraph_compact.replay.harness import CallRecord, ReplayRun, replay_trajectory
 from langgraph_compact.replay.strategies import budget_of, make_strategy

@@ -22,8 +22,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 
-from langgraph_compact.compaction.summary import RunningSummary
-from langgraph_compact.compaction.verify import protocol_violations
+from langgraph_compact.compaction import RunningSummary, protocol_violations
 from langgraph_compact.messages import message_text
 from langgraph_compact.node import SERDE_ALLOWLIST
 from langgraph_compact.replay.strategies import Strategy

@@ -17,8 +17,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field
 
-from langgraph_compact.compaction.summarize import Summarizer, SummaryRequest
-from langgraph_compact.compaction.summary import RunningSummary
+from langgraph_compact.compaction import RunningSummary, Summarizer, SummaryRequest
 from langgraph_compact.messages import message_text
 from langgraph_compact.tokens import TokenCounter
 

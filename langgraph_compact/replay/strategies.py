@@ -27,10 +27,13 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.messages import AnyMessage, trim_messages
 from langgraph.graph.message import add_messages
 
-from langgraph_compact.compaction.compact import CompactionSettings
-from langgraph_compact.compaction.llm import ChatModelSummarizer
-from langgraph_compact.compaction.summarize import ExtractiveSummarizer, Summarizer
-from langgraph_compact.compaction.summary import Section
+from langgraph_compact.compaction import (
+    ChatModelSummarizer,
+    CompactionSettings,
+    ExtractiveSummarizer,
+    Section,
+    Summarizer,
+)
 from langgraph_compact.errors import CompactError
 from langgraph_compact.node import CompactionNode, CompactState
 from langgraph_compact.replay.models import CountingSummarizer, TailSummaryModel
