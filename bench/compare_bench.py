@@ -67,6 +67,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langgraph.graph.message import add_messages
 
@@ -75,14 +76,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _corpus import corpus_files
 from _report import captured, publish
 
+from langgraph_compact.compaction import CompactionSettings
 from langgraph_compact.replay import (
     SUMMARY_TOKENS,
     ReplayTotals,
+    Strategy,
     budget_of,
     make_strategy,
     replay_all,
 )
-from langgraph_compact.tokens import TokenCounter
+from langgraph_compact.tokens import Budget, TokenCounter
 from langgraph_compact.trajectories import Trajectory, load_trajectory
 
 COUNTER = TokenCounter()
@@ -90,6 +93,21 @@ CONTENDERS = ("ours", "ours+llm", "langmem", "middleware")
 STEADY_BUDGET = 8_000
 REPLAY_BUDGETS = (8_000, 4_000)
 SIZES = (300, 3_000)
+
+
+Contender = Strategy
+"""A contender is a library replay strategy (``langgraph_compact.replay.Strategy``)."""
+
+
+def summary_cap(budget: Budget) -> int:
+    """Our default summary cap, reused as LangMem's ``max_summary_tokens``."""
+    return CompactionSettings(budget).summary_cap
+
+
+def make_contender(name: str, budget: Budget, model: BaseChatModel | None = None) -> Strategy:
+    """One contender for ``budget``; ``model`` (default: a ``TailSummaryModel``) writes the
+    summaries of ``ours+llm``, ``langmem`` and ``middleware``."""
+    return make_strategy(name, budget, COUNTER, summary_model=model)
 
 
 def replay_corpus(name: str, tokens: int, paths: Sequence[Path]) -> ReplayTotals:
@@ -171,7 +189,7 @@ def steady_state(
     warmup: int = 2,
 ) -> SteadyStats:
     """Compact ``history`` once, then time ``calls`` calls, one new tool turn before each."""
-    contender = make_strategy(name, budget_of(tokens), COUNTER)
+    contender = make_contender(name, budget_of(tokens))
     state: dict[str, Any] = {"messages": list(history)}
     if not contender.system_in_state:
         state["messages"] = [m for m in state["messages"] if not isinstance(m, SystemMessage)]

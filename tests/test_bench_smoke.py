@@ -79,3 +79,14 @@ def test_steady_state_and_history() -> None:
         s = bench.steady_state(name, history, turns, calls=3, tokens=4_000, warmup=1)
         assert len(s.times) == 3, name
         assert s.median_ms > 0, name
+
+
+def test_a_contender_can_summarize_with_another_model() -> None:
+    """Benches built on this one swap the summarizer model; its calls are counted."""
+    model = TailSummaryModel(counter=bench.COUNTER, summary_tokens=80)
+    budget = bench.budget_of(BUDGET)
+    for name in ("ours+llm", "langmem", "middleware"):
+        contender = bench.make_contender(name, budget, model=model)
+        assert contender.summary_model is model, name
+    assert bench.make_contender("ours", budget, model=model).summary_model is None
+    assert bench.summary_cap(budget) == min(2_000, budget.target_tokens // 4)

@@ -144,8 +144,8 @@ def replay_trajectory(
         run.error = f"{type(exc).__name__}: {exc}"
     run.events = strategy.events()
     if strategy.summary_model is not None:
-        run.summarizer_calls = strategy.summary_model.calls
-        run.summarizer_input_tokens = strategy.summary_model.input_tokens
+        run.summarizer_calls = int(getattr(strategy.summary_model, "calls", 0))
+        run.summarizer_input_tokens = int(getattr(strategy.summary_model, "input_tokens", 0))
     return run
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage, trim_messages
 from langgraph.graph.message import add_messages
 
@@ -67,7 +68,9 @@ class Strategy:
     """The graph node: a runnable or a plain ``state -> update`` function."""
     input_key: str
     """State key the agent model reads after the step."""
-    summary_model: TailSummaryModel | None
+    summary_model: Any
+    """The chat model the strategy summarizes with (its ``calls``/``input_tokens`` are
+    read after a replay), or None."""
     events: Callable[[], int]
     """Compaction events so far."""
     system_in_state: bool = True
@@ -101,6 +104,7 @@ def make_strategy(
     counter: TokenCounter,
     *,
     summarizer: Summarizer | None = None,
+    summary_model: BaseChatModel | None = None,
 ) -> Strategy:
     """A fresh strategy (fresh summary model and counters) for one replay.
 
@@ -109,6 +113,9 @@ def make_strategy(
         budget: the shared budget.
         counter: the shared token counter.
         summarizer: for ``ours``: a summarizer instead of ``ExtractiveSummarizer``.
+        summary_model: for ``ours+llm``, ``langmem`` and ``middleware``: the chat model
+            that writes their summaries instead of a ``TailSummaryModel`` (give it
+            ``calls`` and ``input_tokens`` attributes to have them reported).
 
     Raises:
         StrategyUnavailable: the strategy's package is not installed (the message names
@@ -125,31 +132,38 @@ def make_strategy(
             hint = f"pip install 'langgraph-compact[{extra}]'" if extra else f"pip install {module}"
             raise StrategyUnavailable(f"{name}: needs {module} ({hint})") from None
     cap = CompactionSettings(budget).summary_cap
-    if name in ("ours", "ours+llm"):
-        return _ours(name, budget, counter, summarizer)
+    if name == "ours":
+        return _ours(name, budget, counter, summarizer, None)
+    if name == "ours+llm":
+        model = summary_model or TailSummaryModel(
+            counter=counter, json_section=Section.CRITICAL.value
+        )
+        return _ours(name, budget, counter, ChatModelSummarizer(model=model), model)
+    model = summary_model or TailSummaryModel(counter=counter)
     if name == "langmem":
-        return _langmem(budget, counter, cap)
+        return _langmem(budget, counter, cap, model)
     if name == "middleware":
-        return _middleware(budget, counter, cap)
+        return _middleware(budget, counter, cap, model)
     if name == "trim":
         return _trim(budget, counter)
     return Strategy("full", MessagesState, lambda state: {}, "messages", None, lambda: 0)
 
 
-def _ours(name: str, budget: Budget, counter: TokenCounter, inner: Summarizer | None) -> Strategy:
-    model = None
-    if name == "ours+llm":
-        model = TailSummaryModel(counter=counter, json_section=Section.CRITICAL.value)
-        inner = ChatModelSummarizer(model=model)
+def _calls(model: Any) -> Callable[[], int]:
+    return lambda: int(getattr(model, "calls", 0))
+
+
+def _ours(
+    name: str, budget: Budget, counter: TokenCounter, inner: Summarizer | None, model: Any
+) -> Strategy:
     counting = CountingSummarizer(inner or ExtractiveSummarizer())
     node = CompactionNode(CompactionSettings(budget, counter=counter, summarizer=counting))
     return Strategy(name, CompactState, node, "llm_input_messages", model, lambda: counting.calls)
 
 
-def _langmem(budget: Budget, counter: TokenCounter, cap: int) -> Strategy:
+def _langmem(budget: Budget, counter: TokenCounter, cap: int, model: BaseChatModel) -> Strategy:
     from langmem.short_term import SummarizationNode
 
-    model = TailSummaryModel(counter=counter)
     node = SummarizationNode(
         model=model,
         max_tokens=budget.usable,
@@ -157,15 +171,12 @@ def _langmem(budget: Budget, counter: TokenCounter, cap: int) -> Strategy:
         max_summary_tokens=cap,
         token_counter=counter,
     )
-    return Strategy(
-        "langmem", LangMemState, node, "summarized_messages", model, lambda: model.calls
-    )
+    return Strategy("langmem", LangMemState, node, "summarized_messages", model, _calls(model))
 
 
-def _middleware(budget: Budget, counter: TokenCounter, cap: int) -> Strategy:
+def _middleware(budget: Budget, counter: TokenCounter, cap: int, model: BaseChatModel) -> Strategy:
     from langchain.agents.middleware.summarization import SummarizationMiddleware
 
-    model = TailSummaryModel(counter=counter)
     mw = SummarizationMiddleware(
         model,
         trigger=("tokens", budget.trigger_tokens),
@@ -182,7 +193,7 @@ def _middleware(budget: Budget, counter: TokenCounter, cap: int) -> Strategy:
         before_model,
         "messages",
         model,
-        lambda: model.calls,
+        _calls(model),
         system_in_state=False,
     )
 
