@@ -12,7 +12,7 @@ from cli_helpers import SAMPLE, THREAD, assert_bad_input, demo_db_fixture, demo_
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
 from langgraph_compact.cli.db import all_messages
-from langgraph_compact.cli.thread import model_inputs, projection_at
+from langgraph_compact.cli.thread import model_inputs, projection_at, projection_of
 from langgraph_compact.tokens import TokenCounter
 from langgraph_compact.trajectories import load_trajectory, sample_path
 
@@ -66,7 +66,10 @@ def test_inspect_checkpoint_projection_and_html(demo_db: Path, tmp_path: Path) -
     )
     assert result.exit_code == 0, result.output
     assert f"what the model saw after checkpoint {last.checkpoint_id}" in result.stdout
-    assert "Summary of messages" in result.stdout  # the summary message is part of it
+    with CompactSqliteSaver.from_conn_string(str(demo_db)) as saver:
+        seen = projection_of(saver, THREAD, last.checkpoint_id, 4000)
+    assert last.summary is not None and last.summary.to_message().id in [m.id for m in seen]
+    assert len(seen) < len(last.messages)  # the summary stands in for what it covers
     text = html.read_text(encoding="utf-8")
     assert 'id="chart"' in text and 'class="bar"' in text and 'id="search"' in text
 

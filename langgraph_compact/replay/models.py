@@ -17,7 +17,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field
 
-from langgraph_compact.compaction import RunningSummary, Summarizer, SummaryRequest
+from langgraph_compact.compaction import Summarizer, SummaryRequest
 from langgraph_compact.messages import message_text
 from langgraph_compact.tokens import TokenCounter
 
@@ -77,10 +77,11 @@ class CountingSummarizer:
     def name(self) -> str:
         return self.inner.name
 
-    def summarize(self, request: SummaryRequest) -> RunningSummary:
+    # Returns exactly what the wrapped summarizer returns (the Summarizer protocol's type).
+    def summarize(self, request: SummaryRequest) -> Any:
         self.calls += 1
         return self.inner.summarize(request)
 
-    async def asummarize(self, request: SummaryRequest) -> RunningSummary:
+    async def asummarize(self, request: SummaryRequest) -> Any:
         self.calls += 1
         return await self.inner.asummarize(request)
