@@ -66,7 +66,13 @@ def replay_chart(totals: Sequence[ReplayTotals], path: Path) -> Path:
     ax.set_xticklabels([f"budget {b:,}" for b in budgets])
     ax.set_ylabel("input tokens, all calls")
     ax.yaxis.set_major_formatter(lambda v, _: f"{v / 1e6:.1f}M")
-    ax.legend(fontsize=8, frameon=False, ncols=min(6, len(names)))
+    ax.legend(
+        fontsize=8,
+        frameon=False,
+        ncols=min(6, len(names)),
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+    )
     ax.grid(axis="y", color="#eaeef2")
     return _save(fig, path)
 
