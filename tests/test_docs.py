@@ -75,6 +75,8 @@ def test_readme_front_door_commands_and_picture() -> None:
     assert "pytest" in blocks["test"].group(1)
     first_screen = README_TEXT[: README_TEXT.index("## Try it")]
     assert "![" in first_screen and "docs/demo/demo.png" in first_screen
-    assert (README.parent / "docs" / "demo" / "demo.png").read_bytes()[:4] == b"\x89PNG"
+    for image in ("docs/demo/demo.png", "docs/replay.png"):
+        assert image in README_TEXT, image
+        assert (README.parent / image).read_bytes()[:4] == b"\x89PNG", image
     for name in main.commands:
         assert f"#### `langgraph-compact {name}`" in README_TEXT, name
