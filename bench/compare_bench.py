@@ -92,8 +92,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _report import captured, publish
 
-from langgraph_compact.compaction.compact import CompactionSettings
 from langgraph_compact.compaction.llm import ChatModelSummarizer
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summarize import (
     ExtractiveSummarizer,
     Summarizer,

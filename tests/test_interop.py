@@ -7,7 +7,8 @@ from factories import ai_tool_call, human, system, tool_result
 from langchain_core.messages import BaseMessage
 from langmem.short_term import RunningSummary as LangMemSummary
 
-from langgraph_compact import Budget, CompactionSettings, Section, TokenCounter, compact
+from langgraph_compact import Budget, CompactionSettings, TokenCounter, compact
+from langgraph_compact.compaction import Section
 from langgraph_compact.errors import SummaryError
 from langgraph_compact.interop import from_langmem, to_langmem
 

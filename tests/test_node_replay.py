@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from replay import replay
 
-from langgraph_compact.compaction.compact import CompactionSettings
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.node import CompactionNode
 from langgraph_compact.tokens import Budget, TokenCounter
 from langgraph_compact.trajectories import corpus_files, load_trajectory
