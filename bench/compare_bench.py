@@ -195,7 +195,7 @@ class Contender:
     """The graph node: ``node.invoke(state)`` returns the update the graph applies."""
     input_key: str
     """State key the agent model reads after the step."""
-    summary_model: FakeSummaryModel | None
+    summary_model: Any
     events: Callable[[], int]
     """Compaction events so far."""
     system_in_state: bool = True
@@ -211,13 +211,15 @@ class MiddlewareState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
 
 
-def make_contender(name: str, budget: Budget) -> Contender:
-    """Build one contender with a fresh fake summarizer for ``budget``."""
+def make_contender(name: str, budget: Budget, model: Any = None) -> Contender:
+    """Build one contender for ``budget`` with ``model`` (default: a fresh fake) as its
+    summarizer model."""
     cap = summary_cap(budget)
     if name in ("ours", "ours+llm"):
-        model = (
-            FakeSummaryModel(json_section=Section.CRITICAL.value) if name == "ours+llm" else None
-        )
+        if name == "ours+llm" and model is None:
+            model = FakeSummaryModel(json_section=Section.CRITICAL.value)
+        elif name == "ours":
+            model = None
         inner: Summarizer = ChatModelSummarizer(model=model) if model else ExtractiveSummarizer()
         counting = CountingSummarizer(inner)
         node = CompactionNode(CompactionSettings(budget, counter=COUNTER, summarizer=counting))
@@ -229,7 +231,7 @@ def make_contender(name: str, budget: Budget) -> Contender:
             model,
             lambda: counting.calls,
         )
-    model = FakeSummaryModel()
+    model = model or FakeSummaryModel()
     if name == "langmem":
         lm = SummarizationNode(
             model=model,

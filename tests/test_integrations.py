@@ -50,7 +50,7 @@ def test_create_react_agent_pre_model_hook_keeps_history_and_budget() -> None:
     agent = create_react_agent(
         model,
         [read_file],
-        pre_model_hook=CompactionNode(BUDGET, counter=COUNTER),
+        pre_model_hook=CompactionNode(BUDGET, counter=COUNTER, output_share=None),
         state_schema=CompactAgentState,
         checkpointer=InMemorySaver(),
     )
@@ -79,7 +79,7 @@ def test_create_agent_middleware_keeps_history_and_saves_the_summary() -> None:
         model,
         [read_file],
         system_prompt="You read files.",
-        middleware=[CompactionMiddleware(BUDGET, counter=COUNTER)],
+        middleware=[CompactionMiddleware(BUDGET, counter=COUNTER, output_share=None)],
         checkpointer=InMemorySaver(),
     )
     config = {"configurable": {"thread_id": "m"}}

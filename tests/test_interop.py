@@ -25,7 +25,7 @@ def _history(n: int) -> list[BaseMessage]:
 
 
 def test_import_continues_with_a_delta_and_keeps_the_text() -> None:
-    raw = _history(40)
+    raw = _history(90)
     imported = from_langmem(
         LangMemSummary(
             summary="Modules m0 to m9 were audited. Ticket AB-1234 tracks the findings.",

@@ -176,16 +176,24 @@ def test_oversized_system_prompt_is_a_budget_error_naming_the_overage() -> None:
         compact(raw, None, _settings())
 
 
-def test_huge_first_request_is_clipped_and_carried_by_the_summary() -> None:
+def test_huge_first_request_is_clipped_and_its_omitted_part_carried_by_the_summary() -> None:
+    filler = "Background paragraph. " * 1_000
     task = (
-        "Never touch the vendored code. " + "Background paragraph. " * 2_000 + "Ticket is QX-9911."
+        f"Fix the importer. {filler}Never touch the vendored code. Ticket is QX-9911. "
+        f"{filler}Thanks."
     )
     raw = [system(id="s"), HumanMessage(task, id="h"), ai("Looking.", id="a")]
     result = compact(raw, None, _settings())
     head = result.messages[1]
-    assert "ref=h" in head.content and head.content.startswith("Never touch")
-    assert result.summary is not None
-    assert any("vendored" in c for c in result.summary.current(Section.CONSTRAINTS))
+    assert "ref=h" in head.content and head.content.startswith("Fix the importer.")
+    assert "vendored" not in head.content  # it was in the omitted middle ...
+    summary = result.summary
+    assert summary is not None and summary.covers_head
+    text = summary.render()
+    assert "vendored" in text and "QX-9911" in text  # ... and the summary carries it
+    assert "the part of the first request (message 2) left out above" in summary.title()
+    carried = [i.text for i in summary.all_items() if i.kind != "goal"]
+    assert not any("Background paragraph" in t for t in carried)  # shown text not repeated
     assert COUNTER.count_messages(result.messages) <= BUDGET.usable
 
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage, SystemMessage
 
-from langgraph_compact.compaction.clip import clip_text
-from langgraph_compact.compaction.plan import MIN_CLIP_CHARS, CompactionPlan, clip_first_request
+from langgraph_compact.compaction.clip import clip_args, clip_text
+from langgraph_compact.compaction.plan import CompactionPlan, clip_first_request
 from langgraph_compact.compaction.select import refit_summary
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
@@ -182,6 +182,38 @@ def assemble(
     return CompactionResult(messages, summary, changed, stats)
 
 
+_MIN_SHRINK_TOKENS = 48
+"""A message this small is not clipped further: its marker would be most of it."""
+_MARKER_CHARS = 160
+"""Room a clip marker and a little text take."""
+
+
+def _size(message: BaseMessage) -> int:
+    """Characters a harder clip could remove: the text, and tool-call string arguments."""
+    size = len(message_text(message)) if isinstance(message.content, str) else 0
+    for call in getattr(message, "tool_calls", None) or []:
+        size += sum(len(v) for v in call["args"].values() if isinstance(v, str))
+    return size
+
+
+def _halved(message: BaseMessage, original: BaseMessage) -> BaseMessage:
+    """``message`` cut to about half its size, from ``original`` (text and arguments)."""
+    ref = original.id or ""
+    update: dict[str, object] = {}
+    if isinstance(message.content, str) and isinstance(original.content, str):
+        keep = max(_MARKER_CHARS, len(message.content) // 2)
+        update["content"] = clip_text(original.content, keep, ref)
+    calls = getattr(message, "tool_calls", None) or []
+    if calls:
+        limit = max(_MARKER_CHARS, _size(message) // 4)
+        originals = getattr(original, "tool_calls", None) or calls
+        update["tool_calls"] = [
+            {**c, "args": clip_args(o["args"], limit, ref)}
+            for c, o in zip(calls, originals, strict=False)
+        ]
+    return message.model_copy(update=update)
+
+
 def _shrink_tail(
     tail: list[BaseMessage],
     counts: list[int],
@@ -191,29 +223,34 @@ def _shrink_tail(
 ) -> int:
     """Clip the largest tail messages harder until ``excess`` tokens are gone (never drop).
 
-    Each step cuts the currently largest string-content message to half its length, from
-    its raw original in ``raw`` (head+tail kept, with a marker and ref). Counts are
-    updated in place, so nothing is recounted but the clipped message.
+    Each step cuts the currently largest message (its text and its tool-call string
+    arguments) to about half, from its raw original in ``raw`` (head+tail kept, with a
+    marker and ref; arguments stay valid JSON). Counts are updated in place, so nothing
+    is recounted but the clipped message.
     """
     counter = settings.counter
     originals = {m.id: m for m in raw if m.id}
     clips = 0
+    stuck: set[int] = set()
     while excess > 0:
+        # Tokens, not characters, decide what is large: 300 characters of CJK or of
+        # binary noise can cost 500 tokens.
         candidates = [
             i
             for i, m in enumerate(tail)
-            if m.id in originals
-            and isinstance(m.content, str)
-            and len(message_text(m)) > 2 * MIN_CLIP_CHARS
+            if i not in stuck
+            and m.id in originals
+            and counts[i] > _MIN_SHRINK_TOKENS
+            and _size(m) > _MARKER_CHARS
         ]
         if not candidates:
             break
         i = max(candidates, key=lambda j: (counts[j], j))
-        original = originals[tail[i].id or ""]
-        limit = len(message_text(tail[i])) // 2
-        tail[i] = tail[i].model_copy(
-            update={"content": clip_text(message_text(original), limit, original.id or "")}
-        )
+        smaller = _halved(tail[i], originals[tail[i].id or ""])
+        if _size(smaller) >= _size(tail[i]):
+            stuck.add(i)  # nothing left to cut in it
+            continue
+        tail[i] = smaller
         new = counter.count(tail[i])
         excess -= counts[i] - new
         counts[i] = new

@@ -152,6 +152,7 @@ def clip_tool_outputs(
     protected_from: int | None = None,
     head_end: int | None = None,
     max_text_chars: int = MESSAGE_TEXT_MAX_CHARS,
+    max_output_chars: int | None = None,
     cache: MessageCache | None = None,
 ) -> StageResult:
     """Clip tool outputs, and (outside the tail) tool-call arguments and message text.
@@ -170,6 +171,8 @@ def clip_tool_outputs(
             is protected).
         head_end: index just past the protected head (default: ``find_head_end``).
         max_text_chars: clip limit for human/AI message text.
+        max_output_chars: a ceiling on every tool's ``max_chars`` (the node derives it
+            from the budget, so one output cannot fill a small window).
         cache: reuse the copies made by earlier calls (see ``MessageCache.copy``).
 
     Returns:
@@ -187,7 +190,10 @@ def clip_tool_outputs(
             call = calls.get(i)
             policy = policies.for_tool(m.name or (call["name"] if call else None))
             if policy.mode is not ToolMode.KEEP_VERBATIM:
-                content = clip_content(m.content, policy.max_chars, ref)
+                limit = policy.max_chars
+                if max_output_chars is not None:
+                    limit = min(limit, max_output_chars)
+                content = clip_content(m.content, limit, ref)
                 if content is not m.content:
                     update["content"] = content
         elif i >= head and i < tail and m.type in ("human", "ai"):

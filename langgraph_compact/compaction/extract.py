@@ -41,7 +41,7 @@ SALIENCE: Mapping[str, float] = {
     "args.file_read": 0.35,
     "tool.error": 0.75,
     "tool.flagged": 0.65,
-    "tool.fact": 0.6,
+    "tool.fact": 0.75,
     "tool.path": 0.25,
     "tool.blocked": 0.5,
     "tool.done": 0.15,
@@ -309,7 +309,7 @@ def _tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> lis
     ranked = sorted(pairs, key=lambda kv: -p.specificity(kv[1]))[:_TOOL_FACTS]
     for key, value in ranked:
         salience = (
-            SALIENCE["tool.fact"] * (0.5 + 0.5 * p.specificity(value)) * (0.4 + 0.6 * density)
+            SALIENCE["tool.fact"] * (0.6 + 0.4 * p.specificity(value)) * (0.5 + 0.5 * density)
         )
         out.append(_fact_item(key.lower(), value, mid, seq, salience))
     for path in p.paths(" ".join(errors))[:2]:

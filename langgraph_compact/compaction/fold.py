@@ -157,6 +157,7 @@ def fold(
             protected_from=protected_from,
             head_end=head_end,
             max_text_chars=settings.max_text_chars,
+            max_output_chars=settings.output_cap_chars,
             cache=cache,
         ),
     )

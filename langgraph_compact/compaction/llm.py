@@ -8,13 +8,17 @@ cannot be parsed is kept as text rather than discarded. The model's items are me
 supersedes it) and classified by the same rules as extraction, wherever the model filed
 them. What the deterministic extractor finds in the delta (constraints, paths,
 identifiers, errors, facts) is the list of required items: the answer is checked
-against it, the model is asked once more with the missing list, and whatever is still
-missing is merged in. The draft's ``path`` records which way was taken and why.
+against it and the model is asked once more with the missing list. The extractor's
+candidates are then merged with the model's items — the extractor's carry the keys, pins
+and lineage, the model adds what it wrote beyond them — so a model that forgets, or
+files a user's preference under the wrong heading, cannot lose or unpin it. The draft's
+``path`` records which way was taken and why.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -111,7 +115,7 @@ class ChatModelSummarizer:
             read = read.plus(
                 _read(runner.invoke(again) if runner else self.model.invoke(again), request)
             )
-        return read.draft(request, required, retried=self.retry)
+        return read.draft(request, required)
 
     async def asummarize(self, request: SummaryRequest) -> SummaryDraft:
         """Async twin of ``summarize``; only the model calls differ."""
@@ -125,7 +129,7 @@ class ChatModelSummarizer:
             again = [*prompt, _as_message(answer), _missing_note(read.missing(required))]
             second = await (runner.ainvoke(again) if runner else self.model.ainvoke(again))
             read = read.plus(_read(second, request))
-        return read.draft(request, required, retried=self.retry)
+        return read.draft(request, required)
 
 
 @dataclass(frozen=True)
@@ -144,16 +148,15 @@ class _Read:
             self.items + other.items, self.written + "\n" + other.written, f"{self.path}+retry"
         )
 
-    def draft(
-        self, request: SummaryRequest, required: Sequence[Candidate], *, retried: bool
-    ) -> SummaryDraft:
-        missing = self.missing(required)
+    def draft(self, request: SummaryRequest, required: Sequence[Candidate]) -> SummaryDraft:
+        candidates = extract_span(request)
+        covered = [_essence(i.text, i.key).lower() for _, i in candidates]
+        own = [(s, i) for s, i in self.items if not any(e and e in i.text.lower() for e in covered)]
         previous = request.previous.sections if request.previous else {}
-        # Model items first, then the required items it forgot: extraction has the last
-        # word on keys and lineage for what must survive.
-        sections = extend(previous, [*self.items, *missing], request)
+        sections = extend(previous, [*candidates, *own], request)
+        missing = self.missing(required)
         path = self.path + (f"+merged {len(missing)}" if missing else "")
-        notes = (f"{len(missing)} required item(s) merged from extraction",) if missing else ()
+        notes = (f"{len(missing)} required item(s) the model left out, merged",) if missing else ()
         return SummaryDraft(sections, path, notes)
 
 
@@ -166,9 +169,19 @@ def _read(answer: Any, request: SummaryRequest) -> _Read:
     else:
         text = message_text(answer) if isinstance(answer, BaseMessage) else str(answer or "")
         sections, path = parse_answer(text)
+    sections = {s: [_PROMPT_LINE.sub("", t) for t in texts] for s, texts in sections.items()}
     written = "\n".join(t for texts in sections.values() for t in texts).lower()
-    items = tuple(items_from_sections(sections, "", seq))
+    # The model's own items never pin: a pin comes from what the user said (the
+    # extractor's candidates), whatever heading the model filed it under.
+    items = tuple(
+        (s, i.model_copy(update={"pinned": False, "salience": min(i.salience, 0.8)}))
+        for s, i in items_from_sections(sections, "", seq)
+    )
     return _Read(items, written, path)
+
+
+_PROMPT_LINE = re.compile(r"^\[\d+\] (?:human|ai|tool|system|first request): ")
+"""A line of our own prompt echoed back by the model: its index and role prefix."""
 
 
 def _as_message(answer: Any) -> BaseMessage:

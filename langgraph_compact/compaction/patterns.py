@@ -252,6 +252,8 @@ def _value(raw: str) -> str | None:
 
 
 def _key(raw: str) -> str | None:
+    if "/" in raw or re.search(r"\.\w{1,4}$", raw.strip()):
+        return None  # a path or a file name, not the name of a setting
     key = re.sub(r"^(?:(?:actually|so|also|now|btw|and|but|ok|okay|well) )*", "", norm(raw))
     key = re.sub(r"^(?:the|my|our|your|its) ", "", key)
     if not key or key in _KEY_STOP or key.split()[0] in _KEY_STOP or len(key.split()) > 5:

@@ -32,7 +32,7 @@ __all__ = [
     "plan_compaction",
 ]
 
-MIN_CLIP_CHARS = 400
+MIN_CLIP_CHARS = 240
 """Below this, shrinking a message further would leave little more than its marker."""
 
 
@@ -200,6 +200,7 @@ def plan_compaction(
             max_tokens=settings.summary_cap,
             count_text=counter.count_text,
             head_clipped=head_clipped,
+            shown_head=head,
         )
     return CompactionPlan(
         raw=raw,

@@ -44,9 +44,9 @@ SECTION_LIMITS: dict[Section, int] = {
     Section.NEXT_STEPS: 5,
 }
 """Most unpinned items a section keeps: a hand-off lists the latest steps, not a log."""
-KIND_LIMITS: dict[str, int] = {"error": 10}
-"""Most unpinned items of a kind: a long debugging session must not fill the summary
-with its error log (the recall tool still finds every error)."""
+KIND_SHARES: dict[str, float] = {"error": 0.3}
+"""Most of the cap unpinned items of a kind may take: a long debugging session must not
+fill the summary with its error log (the recall tool still finds every error)."""
 
 
 def recency(item: SummaryItem, now: int) -> float:
@@ -96,9 +96,10 @@ def select_items(
         Drop junk. Take every pinned item (shortened to ``_PINNED_COMPRESSED_CHARS``
         when they alone exceed the cap). Then add the best item of each section, then
         the others in order of ``score``, each at the cost of its bullet plus any heading
-        it opens, skipping what does not
-        fit or what a section already holds ``SECTION_LIMITS`` of. Render the result and
-        count it exactly; while it is over the cap, drop the lowest-scored unpinned item.
+        it opens, skipping what does not fit, what a section already holds
+        ``SECTION_LIMITS`` of, and what would take a kind past its ``KIND_SHARES``.
+        Render the result and count it exactly; while it is over the cap, drop the
+        lowest-scored unpinned item.
         Items keep their order inside a section.
     """
     clean = {
@@ -136,21 +137,23 @@ def select_items(
     others.sort(key=lambda si: -score(si[1], now))
     # Every section first gets its best item, so the summary covers each kind of thing
     # it knows; then the rest of the cap goes to the best items overall.
-    firsts = {s: i for s, i in reversed(others)}
+    firsts = {s: i for s, i in reversed(others) if not i.historical}
     others = [
         *((s, i) for s, i in firsts.items()),
-        *(si for si in others if si[1] is not firsts[si[0]]),
+        *(si for si in others if si[1] is not firsts.get(si[0])),
     ]
-    counts: dict[object, int] = {}
+    counts: dict[Section, int] = {}
+    spent: dict[str, int] = {}
     for section, item in others:
-        full = counts.get(section, 0) >= SECTION_LIMITS.get(section, len(others)) or counts.get(
-            item.kind, 0
-        ) >= KIND_LIMITS.get(item.kind, len(others))
+        full = counts.get(section, 0) >= SECTION_LIMITS.get(section, len(others))
+        share = KIND_SHARES.get(item.kind)
+        if share is not None and spent.get(item.kind, 0) + cost[id(item)] > share * cap:
+            full = True
         if not full and cost[id(item)] + opens(section) <= budget:
             take(section, item)
             keep[id(item)] = (section, item)
             counts[section] = counts.get(section, 0) + 1
-            counts[item.kind] = counts.get(item.kind, 0) + 1
+            spent[item.kind] = spent.get(item.kind, 0) + cost[id(item)]
     order = {
         id(i): n for n, (_, i) in enumerate((s, i) for s, items in clean.items() for i in items)
     }

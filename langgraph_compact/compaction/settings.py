@@ -16,12 +16,14 @@ from langgraph_compact.errors import SettingsError
 from langgraph_compact.policies import ToolPolicies
 from langgraph_compact.tokens import Budget, TokenCounter
 
-__all__ = ["DEFAULT_CONTEXT_WINDOW", "SUMMARY_MAX_TOKENS", "CompactionSettings"]
+__all__ = ["CHARS_PER_TOKEN", "DEFAULT_CONTEXT_WINDOW", "SUMMARY_MAX_TOKENS", "CompactionSettings"]
 
 DEFAULT_CONTEXT_WINDOW = 128_000
 """Context window of the budget used when ``fold`` is called without settings."""
 SUMMARY_MAX_TOKENS = 2_000
 """Upper bound of the default summary cap."""
+CHARS_PER_TOKEN = 4
+"""A rough size of a token in characters of code or English, for character limits."""
 
 
 @dataclass(frozen=True)
@@ -38,14 +40,18 @@ class CompactionSettings:
             its message text and tool-call arguments never clipped, and after a
             compaction the tail kept unsummarized. Default: what the target leaves after
             the head and the summary.
-        summary_max_tokens: cap on the rendered summary; default a quarter of the
+        summary_max_tokens: cap on the rendered summary; default a third of the
             target, at most ``SUMMARY_MAX_TOKENS``. It grows only when pinned items
             (constraints, preferences, corrected facts) alone need more.
         head_max_tokens: cap on the first request; a longer one is clipped (beginning
-            and end kept, with a marker) and its items carried by the summary. Default:
-            a quarter of the usable budget.
+            and end kept, with a marker) and the items of its omitted part carried by
+            the summary. Default: an eighth of the usable budget.
         protect_first_human: the first human message belongs to the protected head.
         max_text_chars: clip limit for human/AI text outside the recent window.
+        output_share: the most of the usable budget one tool output may take (as
+            characters, at ``CHARS_PER_TOKEN``); a ceiling on every tool policy's
+            ``max_chars``, so a 6,000-character log cannot fill a 4,000-token window.
+            None: the policies alone decide.
         dedupe: run the dedupe stage.
         prune: run the prune stage.
         loop_threshold: identical consecutive tool calls that count as a doom loop.
@@ -64,6 +70,7 @@ class CompactionSettings:
     head_max_tokens: int | None = None
     protect_first_human: bool = True
     max_text_chars: int = MESSAGE_TEXT_MAX_CHARS
+    output_share: float | None = 0.15
     dedupe: bool = True
     prune: bool = True
     loop_threshold: int = LOOP_THRESHOLD
@@ -77,6 +84,8 @@ class CompactionSettings:
                 raise SettingsError(f"{name} must be >= 0, not {value}")
         if self.loop_threshold < 2:
             raise SettingsError(f"loop_threshold must be at least 2, not {self.loop_threshold}")
+        if self.output_share is not None and not 0 < self.output_share <= 1:
+            raise SettingsError(f"output_share must be in (0, 1] or None, not {self.output_share}")
         if self.summarizer_timeout is not None and self.summarizer_timeout <= 0:
             raise SettingsError(
                 f"summarizer_timeout must be positive or None, not {self.summarizer_timeout}"
@@ -92,14 +101,21 @@ class CompactionSettings:
         """Token cap of the rendered summary (before pinned items grow it)."""
         if self.summary_max_tokens is not None:
             return self.summary_max_tokens
-        return min(SUMMARY_MAX_TOKENS, self.budget.target_tokens // 4)
+        return min(SUMMARY_MAX_TOKENS, self.budget.target_tokens // 3)
 
     @property
     def head_cap(self) -> int:
         """Token cap of the clipped first request."""
         if self.head_max_tokens is not None:
             return self.head_max_tokens
-        return self.budget.usable // 4
+        return self.budget.usable // 8
+
+    @property
+    def output_cap_chars(self) -> int | None:
+        """Characters one tool output may keep, from ``output_share`` of the budget."""
+        if self.output_share is None:
+            return None
+        return max(1_000, int(self.budget.usable * self.output_share * CHARS_PER_TOKEN))
 
     def recent_window(self, head_tokens: int) -> int:
         """Tokens of the verbatim recent window, given what the head takes."""

@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction.extract import Candidate, extract_items, next_steps
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
@@ -43,8 +44,9 @@ class SummaryRequest:
         span_start: raw index of ``span[0]``; equals ``previous.covered_through``.
         max_tokens: the cap the orchestrator will fit the answer to (a guide for models).
         count_text: token counter for rendered text.
-        head_clipped: the first request was clipped in the projection, so its items must
-            be carried by the summary.
+        head_clipped: the first request was clipped in the projection, so the items of
+            its omitted part must be carried by the summary.
+        shown_head: the head as the projection shows it (the first request clipped).
     """
 
     previous: RunningSummary | None
@@ -54,6 +56,7 @@ class SummaryRequest:
     max_tokens: int
     count_text: Callable[[str], int]
     head_clipped: bool = False
+    shown_head: Sequence[BaseMessage] = ()
 
     @property
     def head_end(self) -> int:
@@ -118,8 +121,26 @@ def head_items(request: SummaryRequest) -> list[Candidate]:
     )
     out: list[Candidate] = [(Section.GOAL, goal)]
     if request.head_clipped:
-        out.extend((s, i) for s, i in extract_items(first, seq, {}) if s is not Section.GOAL)
+        shown = p.norm(message_text(request.shown_head[-1])) if request.shown_head else ""
+        for section, item in extract_items(first, seq, {}):
+            if section is Section.GOAL or _visible(item, shown):
+                continue
+            if item.pinned and item.kind in ("constraint", "safety", "preference"):
+                # A template's or a brief's instructions: durable, not pinned; the clip
+                # marker points to the full text, and what the user states later is.
+                item = item.model_copy(update={"pinned": False, "salience": 0.8})
+            out.append((section, item))
     return out
+
+
+def _visible(item: SummaryItem, shown: str) -> bool:
+    """Whether the clipped first request still shows what ``item`` says."""
+    key = item.key or ""
+    if key.startswith(("id:", "file:")):
+        return p.norm(key.split(":", 1)[1]) in shown
+    if key.startswith("fact:"):
+        return p.norm(item.text.split(": ", 1)[-1]) in shown
+    return p.norm(item.text)[:60] in shown
 
 
 def goal_text(text: str, limit: int = 240) -> str:
