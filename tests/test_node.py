@@ -19,7 +19,7 @@ from langgraph_compact.compaction.summarize import (
     SummaryDraft,
     SummaryRequest,
 )
-from langgraph_compact.compaction.summary import RunningSummary, Section, is_summary_message
+from langgraph_compact.compaction.summary import RunningSummary, is_summary_message
 from langgraph_compact.errors import ContextBudgetError, MessageError
 from langgraph_compact.node import CompactionNode, CompactState
 from langgraph_compact.tokens import Budget, TokenCounter

@@ -60,7 +60,7 @@ _MODIFY_COMMAND = re.compile(
     r"sed -i|>>?\s*[\w./-]|\btee\b|cat <<|\bpatch\b|\bgit apply\b|\bmv\b|\bcp\b|\btouch\b|"
     r"\.write\(|open\([^)]*['\"][wa]['\"]"
 )
-_FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+_FENCE = re.compile(r"```.*?```", re.DOTALL)  # closed fences only: a clip may cut one
 _TOOL_FACTS = 4
 """At most this many facts per tool output: a dump's incidental key-values must not
 crowd out what other messages said."""
@@ -128,7 +128,8 @@ def _sentence_items(sentence: str, mid: str, seq: int, role: str) -> Iterator[Ca
             salience=1.0,
             pinned=True,
         )
-    if human and p.GOAL_CHANGE.search(sentence):
+        return  # an instruction, not a fact: its words are not values to keep apart
+    if human and p.goal_change(sentence):
         yield _item(
             Section.GOAL, sentence, mid, seq, key="goal", kind="goal", salience=1.0, pinned=True
         )

@@ -36,7 +36,7 @@ from langgraph_compact.compaction.summarize import (
     extend,
     extract_span,
 )
-from langgraph_compact.compaction.summary import Section
+from langgraph_compact.compaction.summary import Section, SummaryItem
 from langgraph_compact.messages import message_text
 
 __all__ = ["SUMMARY_PROMPT", "ChatModelSummarizer", "SummarySections"]
@@ -150,10 +150,11 @@ class _Read:
 
     def draft(self, request: SummaryRequest, required: Sequence[Candidate]) -> SummaryDraft:
         candidates = extract_span(request)
-        covered = [_essence(i.text, i.key).lower() for _, i in candidates]
-        own = [(s, i) for s, i in self.items if not any(e and e in i.text.lower() for e in covered)]
+        own = [(s, i) for s, i in self.items if not any(_covers(i, c) for _, c in candidates)]
         previous = request.previous.sections if request.previous else {}
-        sections = extend(previous, [*candidates, *own], request)
+        late = [(s, i) for s, i in own if s in _LATEST]
+        early = [(s, i) for s, i in own if s not in _LATEST]
+        sections = extend(previous, [*candidates, *early], request, late=late)
         missing = self.missing(required)
         path = self.path + (f"+merged {len(missing)}" if missing else "")
         notes = (f"{len(missing)} required item(s) the model left out, merged",) if missing else ()
@@ -171,11 +172,12 @@ def _read(answer: Any, request: SummaryRequest) -> _Read:
         sections, path = parse_answer(text)
     sections = {s: [_PROMPT_LINE.sub("", t) for t in texts] for s, texts in sections.items()}
     written = "\n".join(t for texts in sections.values() for t in texts).lower()
-    # The model's own items never pin: a pin comes from what the user said (the
-    # extractor's candidates), whatever heading the model filed it under.
+    # The model's own items never pin and never set the goal: pins and goals come from
+    # what the user said (the extractor's candidates), whatever heading the model used.
     items = tuple(
         (s, i.model_copy(update={"pinned": False, "salience": min(i.salience, 0.8)}))
         for s, i in items_from_sections(sections, "", seq)
+        if s is not Section.GOAL
     )
     return _Read(items, written, path)
 
@@ -213,6 +215,28 @@ def _prompt(request: SummaryRequest) -> list[BaseMessage]:
 
 def _required(request: SummaryRequest) -> list[Candidate]:
     return [(s, i) for s, i in extract_span(request) if i.kind in _REQUIRED_KINDS]
+
+
+_LATEST = frozenset({Section.IN_PROGRESS, Section.NEXT_STEPS})
+"""Sections that describe only the latest turn: replaced, not accumulated."""
+
+
+def _words(text: str) -> set[str]:
+    found = re.findall(r"[A-Za-z0-9][\w./-]{2,}", text)
+    return {w.lower().rstrip(".,;:!?").removesuffix("s") for w in found}
+
+
+def _covers(written: SummaryItem, candidate: SummaryItem) -> bool:
+    """The model's item says what an extracted candidate says (a restatement).
+
+    The candidate's essence appears in it verbatim, or most of the candidate's words do:
+    "User prefers tabs over spaces" restates "I prefer tabs over spaces".
+    """
+    essence = _essence(candidate.text, candidate.key).lower()
+    if essence and essence in written.text.lower():
+        return True
+    words = _words(candidate.text) - _words("the user prefer")
+    return bool(words) and len(words & _words(written.text)) >= 0.75 * len(words)
 
 
 def _essence(text: str, key: str | None) -> str:

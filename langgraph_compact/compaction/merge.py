@@ -87,7 +87,10 @@ def merge_items(
             put(section, item)
     for section, item in new:
         if section is Section.GOAL and item.key == "goal":
-            _retire_current_task(out, where)
+            current = out.get(Section.GOAL, {}).get("goal")
+            if current is None or p.norm(current.text) != p.norm(item.text):
+                _retire_current_task(out, where)
+                texts = {k: v for k, v in texts.items() if k[0] is not Section.GOAL}
         if item.key and item.key.startswith("file:"):
             item = _same_file(item, where, out, pop)
         held = where.get(item.key) if item.key else None

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from langgraph_compact.compaction import patterns as p
-from langgraph_compact.compaction.summary import SUMMARY_TITLE, Section, SummaryItem
+from langgraph_compact.compaction.summary import CORRECTED, SUMMARY_TITLE, Section, SummaryItem
 
 __all__ = [
     "classify",
@@ -227,7 +227,14 @@ def _classified(
             (section, item(f"file:{path}", "path", weight).model_copy(update={"text": path}))
             for path in found
         ]
+    marker = CORRECTED.strip()
+    corrected = text.endswith(marker)
+    if corrected:  # the latest value of a corrected fact: it stays pinned
+        text = text.removesuffix(marker).strip()
     facts = p.fact_pairs(text)
+    if corrected:
+        key = f"fact:{facts[0][0]}" if facts else f"correction:{p.norm(text)[:60]}"
+        return [(section, item(key, "correction", 1.0, pinned=True))]
     if facts and section is Section.CRITICAL:
         return [(section, item(f"fact:{facts[0][0]}", "fact", salience + 0.1))]
     errors = p.error_lines(text, 1)

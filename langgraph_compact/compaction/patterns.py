@@ -18,6 +18,7 @@ __all__ = [
     "exit_status",
     "fact_pairs",
     "flagged",
+    "goal_change",
     "identifiers",
     "is_code_line",
     "is_junk",
@@ -124,7 +125,8 @@ def specificity(value: str) -> float:
 
 
 _CODE_START = re.compile(
-    r"^\s*(?:\d+[:|]\s|[+\-]{1}\s|@@|def |class |import |from \S+ import|return\b|if .*:\s*$|"
+    r"^\s*(?:\d+[:|]\s|[+\-]{1}\s|@@|diff --git|index [0-9a-f]+\.\.|-{3} a/|\+{3} b/|"
+    r"def |class |import |from \S+ import|return\b|if .*:\s*$|"
     r"for .* in |while |try:|except\b|raise |elif |else:|with .*:\s*$|async |await |"
     r"self\.|@\w|#|//|/\*|\*\s|let |const |var |function\b|public |private |protected |fn |"
     r"func |package |[{}\])]+[;,]?\s*$|\w+\(.*\)\s*[{;:]?\s*$)"
@@ -220,7 +222,8 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
 
 _PROSE_FACT = re.compile(
     r"(?:^|[\s:;(])(?P<key>(?:the |my |our |your |its )?[A-Za-z][\w\-]*(?: [\w\-]+){0,3}?)"
-    r"\s+(?:is|are|was|were|=|equals|is set to|was set to|has been set to|changed to)\s+"
+    r"\s+(?:is|are|was|were|=|equals|is set to|was set to|has been set to|changed to|"
+    r"should be|must be|will be|becomes)\s+"
     r"(?:now |actually |still |currently )?(?P<value>(?:[^,;\n]|(?<=\d),(?=\d)){1,80}?)"
     r"(?=,(?!\d)|[;\n]|\.\s|\.$|$| \()",
     re.IGNORECASE,
@@ -236,16 +239,23 @@ _LABELS = frozenset(
 _KEY_STOP = frozenset(
     """it this that there here what which who i you he she we they one everything something
     nothing answer result output problem issue code test thing way reason point fix
-    error file line function method class list case step part idea plan""".split()
+    error file line function method class list case step part idea plan tool human ai
+    system assistant user""".split()
 )
 
 
 _CODE_VALUE = re.compile(r"\w\(|[{};]|=>|\blambda\b|^\s*(?:r|f|b)?['\"].*['\"]\s*[,)]\s*$")
 
 
+_STALE_TAIL = re.compile(r"\s*,?\s*\(?\b(?:instead of|rather than|not|no longer)\b.*$", re.I)
+
+
 def _value(raw: str) -> str | None:
-    """The value as an item shows it, or None when it is code or says nothing specific."""
-    value = raw.strip().rstrip(".")
+    """The value as an item shows it, or None when it is code or says nothing specific.
+
+    A correction's own stale clause ("Y instead of X") is not part of the value.
+    """
+    value = _STALE_TAIL.sub("", raw.strip()).strip().rstrip(".")
     if _CODE_VALUE.search(value) or specificity(value) < 0.3:
         return None
     return value
@@ -388,6 +398,18 @@ GOAL_CHANGE = re.compile(
     r"new (?:goal|priority|focus))\b",
     re.IGNORECASE,
 )
+
+
+def goal_change(sentence: str) -> bool:
+    """The sentence opens by changing the task ("New task: …", "Change of plan: …").
+
+    Only at the start of a sentence: a policy that mentions "a change of plan" as a
+    reason for cancelling a booking is not one.
+    """
+    found = GOAL_CHANGE.search(sentence)
+    return found is not None and found.start() <= 20
+
+
 CORRECTION = re.compile(
     r"\b(?:correction|actually|instead of|rather than|no longer|not anymore|scratch that|"
     r"i meant|my mistake|sorry,|wrong|typo|update:|changed (?:from|to)|moved (?:from|to)|"

@@ -44,6 +44,8 @@ SECTION_LIMITS: dict[Section, int] = {
     Section.NEXT_STEPS: 5,
 }
 """Most unpinned items a section keeps: a hand-off lists the latest steps, not a log."""
+HISTORICAL_LIMIT = 2
+"""Most items of earlier tasks a section keeps."""
 KIND_SHARES: dict[str, float] = {"error": 0.3}
 """Most of the cap unpinned items of a kind may take: a long debugging session must not
 fill the summary with its error log (the recall tool still finds every error)."""
@@ -89,12 +91,14 @@ def select_items(
     *,
     title: str,
     now: int,
+    evict_kept: bool = False,
 ) -> Selection:
     """Keep the items that fit ``cap`` tokens of rendered summary, best first.
 
     Algorithm:
-        Drop junk. Take every pinned item (shortened to ``_PINNED_COMPRESSED_CHARS``
-        when they alone exceed the cap). Then add the best item of each section, then
+        Drop junk. Take every pinned item, and every ``kept`` one unless
+        ``evict_kept`` (shortened to ``_PINNED_COMPRESSED_CHARS`` when they alone exceed
+        the cap, which then grows). Then add the best item of each section, then
         the others in order of ``score``, each at the cost of its bullet plus any heading
         it opens, skipping what does not fit, what a section already holds
         ``SECTION_LIMITS`` of, and what would take a kind past its ``KIND_SHARES``.
@@ -105,7 +109,11 @@ def select_items(
     clean = {
         s: [i for i in items if not p.is_junk(i.text)] for s, items in sections.items() if items
     }
-    pinned = [(s, i) for s, items in clean.items() for i in items if i.pinned]
+
+    def must(item: SummaryItem) -> bool:
+        return item.pinned or (item.kept and not evict_kept)
+
+    pinned = [(s, i) for s, items in clean.items() for i in items if must(i)]
     cost = {id(i): count_text(f"- {i.text}") + 1 for items in clean.values() for i in items}
     heading_cost = {h: count_text(f"## {h}") + 1 for h, _ in GROUPS}
     sub_cost = {s: count_text(f"### {s.value}") + 1 for s in Section}
@@ -133,7 +141,7 @@ def select_items(
     for section, item in pinned:
         take(section, item)
         keep[id(item)] = (section, item)
-    others = [(s, i) for s, items in clean.items() for i in items if not i.pinned]
+    others = [(s, i) for s, items in clean.items() for i in items if not must(i)]
     others.sort(key=lambda si: -score(si[1], now))
     # Every section first gets its best item, so the summary covers each kind of thing
     # it knows; then the rest of the cap goes to the best items overall.
@@ -142,10 +150,12 @@ def select_items(
         *((s, i) for s, i in firsts.items()),
         *(si for si in others if si[1] is not firsts.get(si[0])),
     ]
-    counts: dict[Section, int] = {}
+    counts: dict[object, int] = {}
     spent: dict[str, int] = {}
     for section, item in others:
         full = counts.get(section, 0) >= SECTION_LIMITS.get(section, len(others))
+        if item.historical:  # earlier tasks: the latest couple is context enough
+            full = full or counts.get(f"old:{section}", 0) >= HISTORICAL_LIMIT
         share = KIND_SHARES.get(item.kind)
         if share is not None and spent.get(item.kind, 0) + cost[id(item)] > share * cap:
             full = True
@@ -153,6 +163,8 @@ def select_items(
             take(section, item)
             keep[id(item)] = (section, item)
             counts[section] = counts.get(section, 0) + 1
+            if item.historical:
+                counts[f"old:{section}"] = counts.get(f"old:{section}", 0) + 1
             spent[item.kind] = spent.get(item.kind, 0) + cost[id(item)]
     order = {
         id(i): n for n, (_, i) in enumerate((s, i) for s, items in clean.items() for i in items)
@@ -166,7 +178,7 @@ def select_items(
             fitted.setdefault(section, []).append(item)
         result = {s: tuple(items) for s, items in fitted.items()}
         tokens = count_text(render_sections(title, result))
-        droppable = [si for si in keep.values() if not si[1].pinned]
+        droppable = [si for si in keep.values() if not must(si[1])]
         if tokens <= cap or not droppable:
             return Selection(result, tokens, evicted, over_cap=tokens > cap)
         worst = min(droppable, key=lambda si: score(si[1], now))
@@ -184,8 +196,14 @@ def _compressed(item: SummaryItem) -> SummaryItem:
 def refit_summary(
     summary: RunningSummary, cap: int, count_text: Callable[[str], int]
 ) -> RunningSummary:
-    """``summary`` with only the items that fit ``cap`` (pinned items always stay)."""
+    """``summary`` with only the items that fit ``cap`` to meet the budget: pinned items
+    stay, ``kept`` ones may go."""
     chosen = select_items(
-        summary.sections, cap, count_text, title=summary.title(), now=summary.covered_through
+        summary.sections,
+        cap,
+        count_text,
+        title=summary.title(),
+        now=summary.covered_through,
+        evict_kept=True,
     )
     return summary.model_copy(update={"sections": chosen.sections, "token_count": chosen.tokens})

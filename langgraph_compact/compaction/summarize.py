@@ -122,13 +122,17 @@ def head_items(request: SummaryRequest) -> list[Candidate]:
     out: list[Candidate] = [(Section.GOAL, goal)]
     if request.head_clipped:
         shown = p.norm(message_text(request.shown_head[-1])) if request.shown_head else ""
+        # A goal found inside the request (a hand-off's current goal) comes after the
+        # request's opening, so it replaces it as the current goal.
         for section, item in extract_items(first, seq, {}):
-            if section is Section.GOAL or _visible(item, shown):
+            if _visible(item, shown):
                 continue
             if item.pinned and item.kind in ("constraint", "safety", "preference"):
-                # A template's or a brief's instructions: durable, not pinned; the clip
-                # marker points to the full text, and what the user states later is.
-                item = item.model_copy(update={"pinned": False, "salience": 0.8})
+                # A brief's or a template's instructions: kept over the cap, but given up
+                # when the budget needs the room (a clipped request can hold dozens; the
+                # clip marker still points to the full text). What the user states later
+                # stays pinned.
+                item = item.model_copy(update={"pinned": False, "kept": True, "salience": 0.9})
             out.append((section, item))
     return out
 
@@ -179,15 +183,22 @@ def extend(
     previous: Mapping[Section, Sequence[SummaryItem]],
     found: Sequence[Candidate],
     request: SummaryRequest,
+    *,
+    late: Sequence[Candidate] = (),
 ) -> dict[Section, list[SummaryItem]]:
-    """``previous`` merged with ``found``; progress and next steps from the latest turn."""
+    """``previous`` merged with ``found``; progress and next steps from the latest turn.
+
+    In Progress and Next Steps describe the latest turn only: they are replaced by what
+    the span's last assistant message says, then ``late`` items (a model's own view of
+    the current work) are merged on top.
+    """
     merged = merge_items(previous, found)
     latest = _latest_ai(request)
     if latest is not None:
         for s in (Section.IN_PROGRESS, Section.NEXT_STEPS):
             merged[s] = [i for i in merged.get(s, []) if i.historical]
         merged = merge_items(merged, next_steps(latest[1], latest[0]))
-    return merged
+    return merge_items(merged, late) if late else merged
 
 
 @dataclass(frozen=True)

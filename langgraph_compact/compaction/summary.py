@@ -17,6 +17,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "CORRECTED",
     "FORMAT_VERSION",
     "SUMMARY_MARKER_KEY",
     "RunningSummary",
@@ -86,6 +87,9 @@ class SummaryItem(BaseModel):
     pinned: bool = False
     historical: bool = False
     """Belongs to an earlier task; rendered as such so it cannot hijack the current one."""
+    kept: bool = False
+    """Kept over the cap like a pinned item, but given up when the budget needs the room
+    (the instructions of a first request the projection clips)."""
     stale: tuple[str, ...] = ()
 
 
@@ -141,12 +145,11 @@ class RunningSummary(BaseModel):
         if self.covers_head:
             parts.append(f"the part of the first request (message {self.head_end}) left out above")
         if last > self.head_end:
-            parts.append(f"messages {first}–{last}")
+            parts.append(f"messages {first}–{last} of this thread")
         what = " and of ".join(parts) or "nothing yet"
         return (
-            f"{SUMMARY_TITLE}{what} of this thread (generation {self.generation}); the "
-            "originals are not shown. Use the recall tool with a ref (message id) or a "
-            "search query for them.]"
+            f"{SUMMARY_TITLE}{what} (generation {self.generation}); the originals are not "
+            "shown. Use the recall tool with a ref (message id) or a search query for them.]"
         )
 
     def render(self) -> str:
@@ -200,12 +203,21 @@ def render_sections(title: str, sections: dict[Section, tuple[SummaryItem, ...]]
                 continue
             if len(group) > 1:
                 body.append(f"### {section.value}")
-            body.extend(f"- {i.text}" for i in items if not i.historical)
+            body.extend(f"- {i.text}{_suffix(i)}" for i in items if not i.historical)
             body.extend(f"- (historical, earlier task) {i.text}" for i in items if i.historical)
         if body:
             lines.append(f"## {heading}")
             lines.extend(body)
     return "\n".join(lines)
+
+
+CORRECTED = " (corrected)"
+"""Rendered after the latest value of a corrected fact: it overrides earlier values, and
+a summary fed back as text keeps it pinned."""
+
+
+def _suffix(item: SummaryItem) -> str:
+    return CORRECTED if item.kind == "correction" and item.pinned else ""
 
 
 def is_summary_message(message: Any) -> bool:
