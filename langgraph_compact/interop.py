@@ -14,8 +14,8 @@ from langchain_core.messages import BaseMessage
 from langmem.short_term import RunningSummary as LangMemSummary
 
 from langgraph_compact.compaction.cut import find_head_end, is_cut_point
-from langgraph_compact.compaction.patterns import sentences
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
+from langgraph_compact.compaction.text import sentences
 from langgraph_compact.errors import SummaryError
 from langgraph_compact.messages import span_digest
 

@@ -27,8 +27,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field
 
+from langgraph_compact.compaction.candidates import Candidate
 from langgraph_compact.compaction.clip import clip_text
-from langgraph_compact.compaction.extract import Candidate
 from langgraph_compact.compaction.parse import items_from_sections, parse_answer
 from langgraph_compact.compaction.summarize import (
     SummaryDraft,

@@ -12,7 +12,7 @@ import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.summary import Section, SummaryItem
 
 __all__ = ["merge_items"]
@@ -71,13 +71,13 @@ def merge_items(
     def put(section: Section, item: SummaryItem) -> None:
         slot = item.key or f"\x00{next(slots)}"
         out.setdefault(section, {})[slot] = item
-        texts[(section, p.norm(item.text))] = slot
+        texts[(section, tx.norm(item.text))] = slot
         if item.key:
             where[item.key] = section
 
     def pop(section: Section, slot: str) -> SummaryItem:
         item = out[section].pop(slot)
-        texts.pop((section, p.norm(item.text)), None)
+        texts.pop((section, tx.norm(item.text)), None)
         if item.key and where.get(item.key) is section:
             del where[item.key]
         return item
@@ -88,7 +88,7 @@ def merge_items(
     for section, item in new:
         if section is Section.GOAL and item.key == "goal":
             current = out.get(Section.GOAL, {}).get("goal")
-            if current is None or p.norm(current.text) != p.norm(item.text):
+            if current is None or tx.norm(current.text) != tx.norm(item.text):
                 _retire_current_task(out, where)
                 texts = {k: v for k, v in texts.items() if k[0] is not Section.GOAL}
         if item.key and item.key.startswith("file:"):
@@ -102,7 +102,7 @@ def merge_items(
             continue
         if held is not None and held in _GROUPS.get(section, frozenset({section})):
             item = _combine(pop(held, item.key or ""), item)
-        elif (slot := texts.get((section, p.norm(item.text)))) is not None:
+        elif (slot := texts.get((section, tx.norm(item.text)))) is not None:
             item = _combine(pop(section, slot), item)
         if item.stale:
             _drop_stale(out, pop, item)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.summary import CORRECTED, SUMMARY_TITLE, Section, SummaryItem
 
 __all__ = [
@@ -41,7 +42,7 @@ def classify(text: str) -> str | None:
     >>> classify("Never push to main."), classify("I prefer tabs."), classify("Hi there")
     ('safety', 'preference', None)
     """
-    if p.is_code_line(text) or len(text) > 400:
+    if tx.is_code_line(text) or len(text) > 400:
         return None
     if p.PREFERENCE.search(text):
         return "preference"
@@ -101,7 +102,7 @@ _ALIASES: Mapping[str, Section] = {
 
 def section_for(name: str) -> Section | None:
     """The section a heading or JSON key names (``"Critical Context"``, ``"todo"``, ...)."""
-    return _ALIASES.get(p.norm(name.replace("_", " ").replace("&", " ")))
+    return _ALIASES.get(tx.norm(name.replace("_", " ").replace("&", " ")))
 
 
 def parse_json(text: str) -> dict[Section, list[str]] | None:
@@ -171,7 +172,7 @@ def parse_answer(text: str) -> tuple[dict[Section, list[str]], str]:
     found = parse_markdown(text)
     if found:
         return found, "markdown"
-    sentences = [s for s in p.sentences(text) if not p.is_junk(s)]
+    sentences = [s for s in tx.sentences(text) if not tx.is_junk(s)]
     return ({Section.CRITICAL: sentences} if sentences else {}), "prose"
 
 
@@ -191,8 +192,8 @@ def items_from_sections(
     for section, texts in sections.items():
         for raw in texts:
             historical = bool(_HISTORICAL.match(raw))
-            text = p.short(_HISTORICAL.sub("", raw).strip())
-            if not p.is_junk(text):
+            text = tx.short(_HISTORICAL.sub("", raw).strip())
+            if not tx.is_junk(text):
                 out.extend(_classified(section, text, historical, source, seq, salience))
     return out
 
@@ -216,12 +217,12 @@ def _classified(
 
     kind = classify(text)
     if section is Section.GOAL:
-        key = f"old:{p.norm(text)[:60]}" if historical else "goal"
+        key = f"old:{tx.norm(text)[:60]}" if historical else "goal"
         return [(section, item(key, "goal", 1.0, pinned=True))]
     if kind is not None or section is Section.CONSTRAINTS:
-        key = f"constraint:{p.norm(text)[:80]}"
+        key = f"constraint:{tx.norm(text)[:80]}"
         return [(Section.CONSTRAINTS, item(key, kind or "constraint", 1.0, pinned=True))]
-    if section in (Section.FILES_READ, Section.FILES_MODIFIED) and (found := p.paths(text)):
+    if section in (Section.FILES_READ, Section.FILES_MODIFIED) and (found := tx.paths(text)):
         weight = salience * 0.8
         return [
             (section, item(f"file:{path}", "path", weight).model_copy(update={"text": path}))
@@ -233,14 +234,14 @@ def _classified(
         text = text.removesuffix(marker).strip()
     facts = p.fact_pairs(text)
     if corrected:
-        key = f"fact:{facts[0][0]}" if facts else f"correction:{p.norm(text)[:60]}"
+        key = f"fact:{facts[0][0]}" if facts else f"correction:{tx.norm(text)[:60]}"
         return [(section, item(key, "correction", 1.0, pinned=True))]
     if facts and section is Section.CRITICAL:
         return [(section, item(f"fact:{facts[0][0]}", "fact", salience + 0.1))]
     errors = p.error_lines(text, 1)
     if errors:
-        return [(section, item(f"error:{p.shape(errors[0])[:80]}", "error", salience + 0.1))]
-    return [(section, item(f"{section.name}:{p.norm(text)[:80]}", "note", salience))]
+        return [(section, item(f"error:{tx.shape(errors[0])[:80]}", "error", salience + 0.1))]
+    return [(section, item(f"{section.name}:{tx.norm(text)[:80]}", "note", salience))]
 
 
 def split_rendered_summary(text: str) -> tuple[str, str] | None:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.summary import (
     GROUPS,
     RunningSummary,
@@ -107,7 +107,7 @@ def select_items(
         Items keep their order inside a section.
     """
     clean = {
-        s: [i for i in items if not p.is_junk(i.text)] for s, items in sections.items() if items
+        s: [i for i in items if not tx.is_junk(i.text)] for s, items in sections.items() if items
     }
 
     def must(item: SummaryItem) -> bool:
@@ -190,7 +190,7 @@ def _compressed(item: SummaryItem) -> SummaryItem:
     """A pinned item cut to its first ``_PINNED_COMPRESSED_CHARS`` characters."""
     if len(item.text) <= _PINNED_COMPRESSED_CHARS:
         return item
-    return item.model_copy(update={"text": p.short(item.text, _PINNED_COMPRESSED_CHARS)})
+    return item.model_copy(update={"text": tx.short(item.text, _PINNED_COMPRESSED_CHARS)})
 
 
 def refit_summary(

@@ -18,8 +18,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from langgraph_compact.compaction import patterns as p
-from langgraph_compact.compaction.extract import Candidate, extract_items, next_steps
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.candidates import Candidate
+from langgraph_compact.compaction.extract import extract_items, next_steps
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import message_text
@@ -121,7 +122,7 @@ def head_items(request: SummaryRequest) -> list[Candidate]:
     )
     out: list[Candidate] = [(Section.GOAL, goal)]
     if request.head_clipped:
-        shown = p.norm(message_text(request.shown_head[-1])) if request.shown_head else ""
+        shown = tx.norm(message_text(request.shown_head[-1])) if request.shown_head else ""
         # A goal found inside the request (a hand-off's current goal) comes after the
         # request's opening, so it replaces it as the current goal.
         for section, item in extract_items(first, seq, {}):
@@ -141,10 +142,10 @@ def _visible(item: SummaryItem, shown: str) -> bool:
     """Whether the clipped first request still shows what ``item`` says."""
     key = item.key or ""
     if key.startswith(("id:", "file:")):
-        return p.norm(key.split(":", 1)[1]) in shown
+        return tx.norm(key.split(":", 1)[1]) in shown
     if key.startswith("fact:"):
-        return p.norm(item.text.split(": ", 1)[-1]) in shown
-    return p.norm(item.text)[:60] in shown
+        return tx.norm(item.text.split(": ", 1)[-1]) in shown
+    return tx.norm(item.text)[:60] in shown
 
 
 def goal_text(text: str, limit: int = 240) -> str:
