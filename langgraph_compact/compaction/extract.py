@@ -230,46 +230,33 @@ def extract_items(
     return []
 
 
-def next_steps(message: AIMessage, seq: int) -> list[Candidate]:
-    """In-progress and next-step items from the latest assistant message."""
+def next_steps(
+    message: AIMessage, seq: int, answered: frozenset[str] = frozenset()
+) -> list[Candidate]:
+    """In-progress and next-step items from the latest assistant message.
+
+    What it says it is doing is in progress; a call of it is "running" only while its
+    result is not in ``answered`` (a call that returned is done, not in progress).
+    """
     mid = message.id or ""
     found = [s for s in tx.sentences(_prose(message_text(message))) if not tx.is_junk(s)]
     out: list[Candidate] = []
+
+    def add(section: Section, text: str, key: str, kind: str) -> None:
+        out.append(item(section, text, mid, seq, key=key, kind=kind, salience=SALIENCE[kind]))
+
     for call in message.tool_calls:
-        out.append(
-            item(
+        if (call.get("id") or "") not in answered:
+            signature = call_signature(call["name"], call["args"])
+            add(
                 Section.IN_PROGRESS,
-                f"running {call_signature(call['name'], call['args'])}",
-                mid,
-                seq,
-                key=f"progress:call:{call.get('id')}",
-                kind="progress",
-                salience=SALIENCE["progress"],
+                f"running {signature}",
+                f"progress:{call.get('id')}",
+                "progress",
             )
-        )
-    if found and not message.tool_calls:
-        out.append(
-            item(
-                Section.IN_PROGRESS,
-                found[0],
-                mid,
-                seq,
-                key="progress:text",
-                kind="progress",
-                salience=SALIENCE["progress"],
-            )
-        )
-    for sentence in found[1:] if not message.tool_calls else found:
+    if found:
+        add(Section.IN_PROGRESS, found[0], "progress:text", "progress")
+    for sentence in found[1:]:
         if p.NEXT.search(sentence):
-            out.append(
-                item(
-                    Section.NEXT_STEPS,
-                    sentence,
-                    mid,
-                    seq,
-                    key=f"next:{tx.norm(sentence)[:60]}",
-                    kind="next",
-                    salience=SALIENCE["next"],
-                )
-            )
+            add(Section.NEXT_STEPS, sentence, f"next:{tx.norm(sentence)[:60]}", "next")
     return out

@@ -87,29 +87,26 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
                 salience=SALIENCE["tool.path"],
             )
         )
-    outcome = errors[-1] if errors else (statuses[-1] if statuses else None)
-    if outcome:
-        out.append(
-            item(
-                Section.BLOCKED,
-                f"{signature} → {outcome}",
-                mid,
-                seq,
-                key=f"call:{signature}",
-                kind="blocked",
-                salience=SALIENCE["tool.blocked"],
-            )
-        )
+    # Exit status 1 with no error text is how grep, diff and test say "no" (no match,
+    # a difference): the call worked. Anything else that failed blocks.
+    failed = errors[-1] if errors else next((x for x in statuses if x != "exit status 1"), None)
+    if failed:
+        text, section, kind = f"{signature} → {failed}", Section.BLOCKED, "tool.blocked"
     else:
-        out.append(
-            item(
-                Section.DONE,
-                signature,
-                mid,
-                seq,
-                key=f"call:{signature}",
-                kind="done",
-                salience=SALIENCE["tool.done"],
-            )
+        text, section, kind = (
+            signature + (" (exit status 1)" if statuses else ""),
+            Section.DONE,
+            "tool.done",
         )
+    out.append(
+        item(
+            section,
+            text,
+            mid,
+            seq,
+            key=f"call:{signature}",
+            kind="blocked" if section is Section.BLOCKED else "done",
+            salience=SALIENCE[kind],
+        )
+    )
     return out

@@ -36,7 +36,7 @@ RECENCY_HORIZON = 500.0
 """Messages over which the most salient items fade; less salient ones fade sooner."""
 _PINNED_COMPRESSED_CHARS = 120
 SECTION_LIMITS: dict[Section, int] = {
-    Section.DONE: 10,
+    Section.DONE: 8,
     Section.IN_PROGRESS: 3,
     Section.BLOCKED: 6,
     Section.FILES_READ: 12,

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import Candidate
@@ -198,7 +198,8 @@ def extend(
     if latest is not None:
         for s in (Section.IN_PROGRESS, Section.NEXT_STEPS):
             merged[s] = [i for i in merged.get(s, []) if i.historical]
-        merged = merge_items(merged, next_steps(latest[1], latest[0]))
+        answered = frozenset(m.tool_call_id for m in request.span if isinstance(m, ToolMessage))
+        merged = merge_items(merged, next_steps(latest[1], latest[0], answered))
     return merge_items(merged, late) if late else merged
 
 

@@ -129,6 +129,10 @@ _CODE_START = re.compile(
 )
 
 
+_CODE_CHARS = frozenset("{}[]<>=;|\\`$")
+_INLINE_JSON = re.compile(r'\{\s*"[^"]+"\s*:')
+
+
 def is_code_line(line: str) -> bool:
     """A line of source code, a diff or a numbered file view, not prose or output.
 
@@ -138,6 +142,10 @@ def is_code_line(line: str) -> bool:
     if _CODE_START.match(line):
         return True
     stripped = line.strip()
+    if _INLINE_JSON.search(stripped):
+        return True
+    if len(stripped) >= 20 and sum(c in _CODE_CHARS for c in stripped) > 0.1 * len(stripped):
+        return True  # a command line, markup, a literal: punctuation-dense
     indented = len(line) - len(line.lstrip()) >= 4
     return indented and bool(re.search(r"[(){}\[\];]|^\w+(?:\.\w+)* ?[+\-*/]?= ", stripped))
 
