@@ -96,7 +96,7 @@ def main(db_path: str | Path) -> dict[str, Any]:
         }
     for key, value in report.items():
         print(f"{key:>24}: {value}")
-    print("\n" + summary.render()[:1_500])
+    print("\n" + summary.render())
     return report
 
 

@@ -9,6 +9,7 @@ __all__ = [
     "MessageError",
     "ProtocolError",
     "SchemaVersionError",
+    "SettingsError",
     "SummaryError",
 ]
 
@@ -19,6 +20,10 @@ class CompactError(Exception):
 
 class MessageError(CompactError, ValueError):
     """A message cannot be processed as given (missing id, unsupported content)."""
+
+
+class SettingsError(CompactError, ValueError):
+    """A setting or argument is invalid (unknown encoding, misaligned inputs, bad option)."""
 
 
 class ProtocolError(CompactError):

@@ -29,12 +29,9 @@ from langchain.agents.middleware.types import (
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
 from langgraph.types import Command
 
-from langgraph_compact.compaction.compact import (
-    CompactionResult,
-    CompactionSettings,
-    acompact,
-    compact,
-)
+from langgraph_compact.compaction.assemble import CompactionResult
+from langgraph_compact.compaction.run import acompact, compact
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.tokens import Budget
 
@@ -67,13 +64,11 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
         self.settings = replace(base, **settings) if settings else base
 
     @staticmethod
-    def _inputs(request: ModelRequest[Any]) -> tuple[list[BaseMessage], RunningSummary | None]:
+    def _inputs(request: ModelRequest[Any]) -> tuple[list[BaseMessage], Any]:
         system = request.system_message
         if system is not None and not system.id:  # create_agent builds it without an id
             system = system.model_copy(update={"id": "system-prompt"})
         summary = request.state.get("running_summary")
-        if summary is not None and not isinstance(summary, RunningSummary):
-            summary = RunningSummary.model_validate(summary)
         return [*([system] if system else []), *request.messages], summary
 
     @staticmethod

@@ -18,24 +18,21 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import replace
-from typing import Annotated, Any, TypedDict
+from dataclasses import asdict, replace
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from langchain_core.messages import AnyMessage, BaseMessage
-from langchain_core.runnables import RunnableConfig
-from langgraph._internal._runnable import RunnableCallable
+from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.channels.untracked_value import UntrackedValue
 from langgraph.config import get_stream_writer
 from langgraph.graph.message import add_messages
-from langgraph.prebuilt.chat_agent_executor import AgentState
+from langgraph.managed import RemainingSteps
 
-from langgraph_compact.compaction.compact import (
-    CompactionResult,
-    CompactionSettings,
-    acompact,
-    compact,
-)
+from langgraph_compact.compaction.assemble import CompactionResult
+from langgraph_compact.compaction.run import acompact, compact
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
 from langgraph_compact.tokens import Budget
@@ -61,8 +58,13 @@ class CompactState(TypedDict, total=False):
     llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
 
 
-class CompactAgentState(AgentState):
+class CompactAgentState(TypedDict):
     """``create_react_agent`` state with compaction: use with ``pre_model_hook=CompactionNode``.
+
+    The fields of the prebuilt agent's state (``messages``, ``remaining_steps``) plus the
+    summary and the projection; it does not extend LangGraph's deprecated ``AgentState``.
+    For new agents prefer ``langchain.agents.create_agent`` with
+    ``langgraph_compact.middleware.CompactionMiddleware``.
 
     Example::
 
@@ -71,12 +73,18 @@ class CompactAgentState(AgentState):
         )
     """
 
-    running_summary: RunningSummary | None
-    llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
+    messages: Annotated[Sequence[BaseMessage], add_messages]
+    remaining_steps: NotRequired[RemainingSteps]
+    running_summary: NotRequired[RunningSummary | None]
+    llm_input_messages: NotRequired[Annotated[list[AnyMessage], UntrackedValue]]
 
 
-class CompactionNode(RunnableCallable):
+class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
     """Pre-model node: fold, summarize when over the trigger, verify, write the projection.
+
+    A ``RunnableLambda`` with a sync and an async body, so it runs natively in ``invoke``
+    and ``ainvoke`` graphs, as a ``StateGraph`` node or as ``create_react_agent``'s
+    ``pre_model_hook``.
 
     Args:
         budget: the token budget (``Budget``), or full ``CompactionSettings``.
@@ -86,10 +94,10 @@ class CompactionNode(RunnableCallable):
             matches ``create_react_agent``'s ``pre_model_hook`` contract.
         name: node name.
         **settings: any other ``CompactionSettings`` field (``counter``, ``summarizer``,
-            ``policies``, ``keep_recent_tokens``, ...).
+            ``policies``, ``keep_recent_tokens``, ``dedupe``, ...).
 
     The node emits a custom stream event ``{"compaction": stats}`` (``stream_mode=
-    "custom"``) with the token counts, the fold stats and the summary generation.
+    "custom"``): ``dataclasses.asdict`` of the call's ``CompactionStats``.
     """
 
     def __init__(
@@ -102,28 +110,29 @@ class CompactionNode(RunnableCallable):
         name: str = "compact",
         **settings: Any,
     ) -> None:
-        super().__init__(self._run, self._arun, name=name, trace=False)
+        super().__init__(self._run, afunc=self._arun, name=name)
         base = budget if isinstance(budget, CompactionSettings) else CompactionSettings(budget)
         self.settings = replace(base, **settings) if settings else base
         self.messages_key = messages_key
         self.summary_key = summary_key
         self.output_key = output_key
 
-    def _inputs(self, state: Any) -> tuple[list[BaseMessage], RunningSummary | None]:
+    def __repr__(self) -> str:
+        return f"CompactionNode({self.settings.budget!r}, name={self.name!r})"
+
+    def _inputs(self, state: Any) -> tuple[list[BaseMessage], Any]:
         get = state.get if isinstance(state, dict) else lambda k, d=None: getattr(state, k, d)
         messages = get(self.messages_key)
         if messages is None:
             raise CompactError(
                 f"state has no {self.messages_key!r} key; pass messages_key= to CompactionNode"
             )
-        summary = get(self.summary_key, None)
-        if summary is not None and not isinstance(summary, RunningSummary):
-            summary = RunningSummary.model_validate(summary)
-        return list(messages), summary
+        return list(messages), get(self.summary_key, None)
 
     def _update(self, result: CompactionResult) -> dict[str, Any]:
-        with suppress(RuntimeError):  # outside a graph run there is no stream to write to
-            get_stream_writer()({"compaction": result.stats})
+        # Outside a graph run (the node invoked on its own) there is no stream to write to.
+        with suppress(RuntimeError, KeyError):
+            get_stream_writer()({"compaction": asdict(result.stats)})
         update: dict[str, Any] = {self.output_key: result.messages}
         if result.summary_changed:
             update[self.summary_key] = result.summary

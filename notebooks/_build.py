@@ -199,7 +199,7 @@ that is the hysteresis at work.
 print(f"{'call':>4} {'raw msgs':>8} {'raw tok':>8} {'seen msgs':>9} {'seen tok':>8} {'gen':>4}")
 for i, (step, event) in enumerate(zip(steps, events, strict=True), start=1):
     gen = event["summary_generation"] or "-"
-    mark = "*" if "summarizer" in event else ""
+    mark = "*" if event["summarized"] else ""
     print(
         f"{i:>4} {step['raw_msgs']:>8} {step['raw_tokens']:>8,} {step['seen_msgs']:>9} "
         f"{step['seen_tokens']:>8,} {gen!s:>4}{mark}"
@@ -221,7 +221,7 @@ top.plot(calls, [s["raw_tokens"] for s in steps], color="#9aa3ad", lw=2, label="
 top.plot(calls, [s["seen_tokens"] for s in steps], color="#1f6feb", lw=2, label="sent to the model")
 top.axhline(budget.usable, color="#cf222e", ls="--", lw=1, label=f"usable budget {budget.usable:,}")
 for i, event in zip(calls, events, strict=True):
-    if "summarizer" in event:
+    if event["summarized"]:
         top.axvline(i, color="#e36209", ls=":", lw=0.8)
 top.set_ylabel("input tokens")
 top.legend(frameon=False, fontsize=8)
@@ -275,7 +275,7 @@ which summarizer ran. Handy for logging and dashboards.
     code("""
 from pprint import pprint
 
-first_summary = next(e for e in events if "summarizer" in e)
+first_summary = next(e for e in events if e["summarized"])
 pprint(first_summary)
 """),
     md("""
@@ -330,7 +330,6 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 
 from langgraph_compact import (
-    SERDE_ALLOWLIST,
     Budget,
     CompactionNode,
     CompactState,
@@ -338,6 +337,7 @@ from langgraph_compact import (
     ToolPolicies,
     ToolPolicy,
 )
+from langgraph_compact.node import SERDE_ALLOWLIST
 from langgraph_compact.checkpoint import CompactSqliteSaver, make_recall_tool
 from langgraph_compact.trajectories import load_trajectory, sample_path
 
@@ -607,13 +607,12 @@ from langgraph_compact import (
     Budget,
     CompactionSettings,
     ContextBudgetError,
-    FoldConfig,
-    ToolMode,
     ToolPolicies,
     ToolPolicy,
     compact,
-    fold,
 )
+from langgraph_compact.compaction import fold
+from langgraph_compact.policies import ToolMode
 from langgraph_compact.trajectories import load_trajectory, sample_path
 """),
     md("""
@@ -664,8 +663,8 @@ def simulate(budget: Budget) -> tuple[int, int]:
         result = compact(trajectory[:end], summary, settings)
         if result.summary_changed:
             summary = result.summary
-        summarizer_calls += "summarizer" in result.stats
-        peak = max(peak, result.stats["tokens_after"])
+        summarizer_calls += result.stats.summarized
+        peak = max(peak, result.stats.tokens_after)
     return summarizer_calls, peak
 
 
@@ -740,7 +739,10 @@ policies = ToolPolicies({
 
 
 def show_fold(policies: ToolPolicies) -> None:
-    result = fold(history, FoldConfig(policies=policies, protect_recent_tokens=50_000))
+    settings = CompactionSettings(
+        Budget(context_window=128_000), policies=policies, keep_recent_tokens=50_000
+    )
+    result = fold(history, settings)
     for before, after in zip(history, result.messages, strict=True):
         if not isinstance(before, ToolMessage):
             continue
@@ -772,7 +774,8 @@ To use policies in a graph: `CompactionNode(budget, policies=policies)`.
 the history the summary does not cover). Its stats say what each stage did:
 """),
     code("""
-result = fold(trajectory, FoldConfig())
+window = Budget(context_window=128_000)
+result = fold(trajectory, CompactionSettings(window, keep_recent_tokens=20_000))
 print(f"{len(trajectory)} messages: {result.tokens_before:,} -> {result.tokens_after:,} tokens "
       f"({result.saved / result.tokens_before:.0%} saved), {len(result.refs)} messages shortened")
 print(f"{'stage':<8} {'before':>8} {'after':>8} {'items':>6} {'saved':>7}")

@@ -23,12 +23,12 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 
 from langgraph_compact.compaction import RunningSummary, protocol_violations
-from langgraph_compact.messages import message_text
+from langgraph_compact.messages import canonical_json, message_text
 from langgraph_compact.node import SERDE_ALLOWLIST
 from langgraph_compact.replay.strategies import Strategy
 from langgraph_compact.tokens import Budget, TokenCounter
 
-__all__ = ["CallRecord", "ReplayRun", "coverage_gap", "replay_trajectory"]
+__all__ = ["CallRecord", "ReplayRun", "coverage_gap", "replay_trajectory", "seen_text"]
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +95,12 @@ class ReplayRun:
     @property
     def gaps(self) -> int:
         return sum(c.gap is not None for c in self.calls)
+
+
+def seen_text(message: BaseMessage) -> str:
+    """All the model reads of a message: its text and its tool calls' arguments."""
+    calls = getattr(message, "tool_calls", None) or []
+    return "\n".join([message_text(message), *(canonical_json(c["args"]) for c in calls)])
 
 
 def coverage_gap(
@@ -179,7 +185,7 @@ def _drive(
         seen = [*prefix, *state[strategy.input_key]]
         summary = state.get("running_summary")
         events = strategy.events()
-        text = "\n".join(message_text(m) for m in seen) if probes else ""
+        text = "\n".join(seen_text(m) for m in seen) if probes else ""
         record = CallRecord(
             raw_tokens=raw_at[len(run.calls)] if len(run.calls) < len(raw_at) else running[-1],
             input_tokens=counter.count_messages(seen),
@@ -207,9 +213,20 @@ def _drive(
         last = state["messages"][-1]
         return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
 
+    # What the recording has after each tool result: the agent goes on only when the
+    # next recorded message is its own turn; a human turn (or the end) stops the graph
+    # and the driver below feeds it, in its recorded place.
+    following = {
+        m.tool_call_id: feed[i + 1] if i + 1 < len(feed) else None
+        for i, m in enumerate(feed)
+        if isinstance(m, ToolMessage)
+    }
+
     def after_tools(state: dict[str, Any]) -> str:
-        # The recording may end on a tool result: then there is no model turn left.
-        return "step" if len(run.calls) < len(recorded) else END
+        if len(run.calls) >= len(recorded):
+            return END
+        nxt = following.get(state["messages"][-1].tool_call_id)
+        return "step" if isinstance(nxt, AIMessage) else END
 
     builder = StateGraph(strategy.state_schema)
     builder.add_node("step", strategy.node)
