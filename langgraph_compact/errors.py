@@ -6,11 +6,14 @@ __all__ = [
     "CompactError",
     "ContextBudgetError",
     "InputFormatError",
+    "MemoryNamespaceError",
     "MessageError",
     "ProtocolError",
+    "RotationError",
     "SchemaVersionError",
     "SettingsError",
     "SummaryError",
+    "TaskUpdateError",
 ]
 
 
@@ -44,3 +47,15 @@ class InputFormatError(CompactError, ValueError):
 
 class SchemaVersionError(CompactError):
     """A database was written by a newer, unknown schema version."""
+
+
+class TaskUpdateError(CompactError, ValueError):
+    """A task list or task update has a malformed entry or an unknown status."""
+
+
+class RotationError(CompactError):
+    """A thread cannot be rotated (no such thread, no messages, child already exists)."""
+
+
+class MemoryNamespaceError(CompactError, ValueError):
+    """A long-term memory namespace cannot be built from the run's config."""

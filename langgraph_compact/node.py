@@ -35,13 +35,19 @@ from langgraph_compact.compaction.run import acompact, compact
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
+from langgraph_compact.tasks import TaskList, refresh_tasks, task_block
 from langgraph_compact.tokens import Budget
 
 __all__ = ["SERDE_ALLOWLIST", "CompactAgentState", "CompactState", "CompactionNode"]
 
-SERDE_ALLOWLIST = (("langgraph_compact.compaction.summary", "RunningSummary"),)
+SERDE_ALLOWLIST = (
+    ("langgraph_compact.compaction.summary", "RunningSummary"),
+    ("langgraph_compact.tasks", "TaskList"),
+    ("langgraph_compact.tasks", "Task"),
+)
 """Msgpack allowlist entry for ``RunningSummary``. Graphs whose state declares
-``running_summary: RunningSummary`` get it from ``compile()`` in LangGraph's strict mode;
+``running_summary: RunningSummary`` (or ``tasks: TaskList``) get it from ``compile()`` in
+LangGraph's strict mode;
 pass it yourself (``JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)``) to
 silence the "unregistered type" warning of the default, non-strict mode."""
 
@@ -50,11 +56,15 @@ class CompactState(TypedDict, total=False):
     """Graph state for agents with compaction; extend it with your own keys.
 
     ``llm_input_messages`` is an ``UntrackedValue``: recomputed every call and never
-    written to the checkpoint, so the projection does not grow the database.
+    written to the checkpoint, so the projection does not grow the database. ``tasks``
+    holds the task list (``langgraph_compact.tasks``) and ``rotation_requested`` the
+    reason the ``rotate`` tool gave (``langgraph_compact.rotation``).
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
     running_summary: RunningSummary | None
+    tasks: TaskList | None
+    rotation_requested: str | None
     llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
 
 
@@ -76,6 +86,7 @@ class CompactAgentState(TypedDict):
     messages: Annotated[Sequence[BaseMessage], add_messages]
     remaining_steps: NotRequired[RemainingSteps]
     running_summary: NotRequired[RunningSummary | None]
+    tasks: NotRequired[TaskList | None]
     llm_input_messages: NotRequired[Annotated[list[AnyMessage], UntrackedValue]]
 
 
@@ -92,6 +103,9 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         summary_key: state key of the ``RunningSummary``.
         output_key: state key the projection is written to; ``llm_input_messages``
             matches ``create_react_agent``'s ``pre_model_hook`` contract.
+        tasks_key: state key of the ``TaskList`` (``langgraph_compact.tasks``): the node
+            reads new messages for task updates, writes the list when it changed, and
+            shows it after the summary once there is one. None: no task list.
         name: node name.
         **settings: any other ``CompactionSettings`` field (``counter``, ``summarizer``,
             ``policies``, ``keep_recent_tokens``, ``dedupe``, ...).
@@ -107,6 +121,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         messages_key: str = "messages",
         summary_key: str = "running_summary",
         output_key: str = "llm_input_messages",
+        tasks_key: str | None = "tasks",
         name: str = "compact",
         **settings: Any,
     ) -> None:
@@ -116,6 +131,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         self.messages_key = messages_key
         self.summary_key = summary_key
         self.output_key = output_key
+        self.tasks_key = tasks_key
 
     def __repr__(self) -> str:
         return f"CompactionNode({self.settings.budget!r}, name={self.name!r})"
@@ -129,19 +145,41 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             )
         return list(messages), get(self.summary_key, None)
 
-    def _update(self, result: CompactionResult) -> dict[str, Any]:
+    def _task_state(
+        self, state: Any, messages: list[BaseMessage], summary: Any
+    ) -> tuple[TaskList | None, bool]:
+        """The refreshed task list and whether it changed; None without a ``tasks_key``.
+
+        Messages a summary covers were read on an earlier call, so reading starts no
+        earlier than the summary's cursor: O(uncovered messages), like the fold.
+        """
+        if self.tasks_key is None:
+            return None, False
+        get = state.get if isinstance(state, dict) else lambda k, d=None: getattr(state, k, d)
+        covered = getattr(summary, "covered_through", None)
+        if covered is None and isinstance(summary, dict):
+            covered = summary.get("covered_through")
+        return refresh_tasks(get(self.tasks_key, None), messages, int(covered or 0))
+
+    def _update(self, result: CompactionResult, tasks: TaskList | None) -> dict[str, Any]:
         # Outside a graph run (the node invoked on its own) there is no stream to write to.
         with suppress(RuntimeError, KeyError):
             get_stream_writer()({"compaction": asdict(result.stats)})
         update: dict[str, Any] = {self.output_key: result.messages}
         if result.summary_changed:
             update[self.summary_key] = result.summary
+        if tasks is not None and self.tasks_key is not None:
+            update[self.tasks_key] = tasks
         return update
 
     def _run(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
         messages, summary = self._inputs(state)
-        return self._update(compact(messages, summary, self.settings))
+        tasks, changed = self._task_state(state, messages, summary)
+        result = compact(messages, summary, self.settings, blocks=task_block(tasks))
+        return self._update(result, tasks if changed else None)
 
     async def _arun(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
         messages, summary = self._inputs(state)
-        return self._update(await acompact(messages, summary, self.settings))
+        tasks, changed = self._task_state(state, messages, summary)
+        result = await acompact(messages, summary, self.settings, blocks=task_block(tasks))
+        return self._update(result, tasks if changed else None)

@@ -1,4 +1,4 @@
-"""Assemble: head + one summary message + verbatim tail (+ loop note), repaired and fitted.
+"""Assemble: head + one summary message (+ blocks) + verbatim tail (+ loop note), fitted.
 
 The last pure step. It builds the projection from the plan and the summary to show,
 repairs a raw history that already broke the tool protocol (in the projection only),
@@ -7,6 +7,11 @@ shrunk: the tail (its largest messages clipped harder, never dropped), the first
 request's clip, the summary's unpinned items. Only when the system prompt, the pinned
 items and the least of the rest still do not fit does it raise ``ContextBudgetError``,
 naming what takes how many tokens.
+
+Blocks (e.g. the task list of ``langgraph_compact.tasks``) are the one hook for state the
+model must keep seeing after a compaction: they go right after the summary message,
+only when the projection shows one (before the first compaction the conversation that
+produced them is still in view), and they count in the budget like everything else.
 """
 
 from __future__ import annotations
@@ -64,6 +69,8 @@ class CompactionStats:
     stages: dict[str, int] = field(default_factory=dict)
     repairs: tuple[str, ...] = ()
     shrunk: tuple[str, ...] = ()
+    block_tokens: int = 0
+    """Tokens of the blocks shown after the summary (the task list)."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +97,13 @@ def assemble(
     new_summary: RunningSummary | None,
     settings: CompactionSettings,
     outcome: SummarizerOutcome | None = None,
+    *,
+    blocks: Sequence[BaseMessage] = (),
 ) -> CompactionResult:
     """Build, repair, fit and verify the projection.
+
+    Args:
+        blocks: messages shown right after the summary, when there is one (counted).
 
     Raises:
         ContextBudgetError: the projection cannot fit ``budget.usable`` even after
@@ -107,7 +119,7 @@ def assemble(
     note = [plan.loop_note] if plan.loop_note else []
     head = list(plan.head)
     repairs: tuple[str, ...] = ()
-    middle = [summary.to_message()] if summary else []
+    middle = [summary.to_message(), *blocks] if summary else []
     projection = [*head, *middle, *tail, *note]
     if protocol_violations(projection):
         repaired = repair_projection(projection)
@@ -120,11 +132,12 @@ def assemble(
     shrunk: list[str] = []
     usable = settings.budget.usable
     summary_tokens = counter.count(middle[0]) if middle else 0
+    block_tokens = counter.count_messages(middle[1:])
     head_tokens = plan.head_tokens
     note_tokens = counter.count_messages(note)
 
     def total() -> int:
-        return head_tokens + summary_tokens + sum(tail_counts) + note_tokens
+        return head_tokens + summary_tokens + block_tokens + sum(tail_counts) + note_tokens
 
     if total() > usable:
         raw_tail = plan.raw[plan.body_start + offset :]
@@ -144,13 +157,20 @@ def assemble(
         smaller_summary = refit_summary(summary, target, counter.count_text)
         if smaller_summary.sections != summary.sections:
             summary, changed = smaller_summary, True
-            middle = [summary.to_message()]
+            middle = [summary.to_message(), *middle[1:]]
             summary_tokens = counter.count(middle[0])
             shrunk.append("summary: unpinned items evicted")
     tokens = total()
     if tokens > usable:
         raise _budget_error(
-            plan, head, tokens, usable, summary_tokens, tail_counts, note_tokens, settings
+            plan,
+            head,
+            tokens,
+            usable,
+            summary_tokens,
+            tail_counts,
+            note_tokens + block_tokens,
+            settings,
         )
     messages = [*head, *middle, *tail, *note]
     stats = CompactionStats(
@@ -178,6 +198,7 @@ def assemble(
         stages={s.stage: s.saved for s in plan.fold.stats},
         repairs=repairs,
         shrunk=tuple(shrunk),
+        block_tokens=block_tokens,
     )
     return CompactionResult(messages, summary, changed, stats)
 

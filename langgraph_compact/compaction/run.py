@@ -35,6 +35,8 @@ def compact(
     raw: Sequence[BaseMessage],
     summary: RunningSummary | Mapping[str, Any] | None,
     settings: CompactionSettings,
+    *,
+    blocks: Sequence[BaseMessage] = (),
 ) -> CompactionResult:
     """The projection for ``raw``, calling the summarizer at most once.
 
@@ -42,6 +44,7 @@ def compact(
         raw: the raw messages (never modified).
         summary: the stored summary (a ``RunningSummary`` or its dict), or None.
         settings: the compaction settings.
+        blocks: shown after the summary when there is one (see ``assemble``).
 
     Raises:
         MessageError: an entry is not a message, or a message has no id.
@@ -49,18 +52,20 @@ def compact(
     """
     plan = plan_compaction(raw, _coerce(summary), settings)
     answer = _call(plan, settings) if plan.request is not None else None
-    return finish_compaction(plan, answer, settings)
+    return finish_compaction(plan, answer, settings, blocks=blocks)
 
 
 async def acompact(
     raw: Sequence[BaseMessage],
     summary: RunningSummary | Mapping[str, Any] | None,
     settings: CompactionSettings,
+    *,
+    blocks: Sequence[BaseMessage] = (),
 ) -> CompactionResult:
     """Async twin of ``compact``: only the summarizer call differs."""
     plan = plan_compaction(raw, _coerce(summary), settings)
     answer = await _acall(plan, settings) if plan.request is not None else None
-    return finish_compaction(plan, answer, settings)
+    return finish_compaction(plan, answer, settings, blocks=blocks)
 
 
 def _coerce(summary: RunningSummary | Mapping[str, Any] | None) -> RunningSummary | None:
@@ -136,7 +141,11 @@ def _draft(answer: object) -> tuple[SummaryDraft | None, str | None]:
 
 
 def finish_compaction(
-    plan: CompactionPlan, answer: object, settings: CompactionSettings
+    plan: CompactionPlan,
+    answer: object,
+    settings: CompactionSettings,
+    *,
+    blocks: Sequence[BaseMessage] = (),
 ) -> CompactionResult:
     """Accept the summarizer's answer (or fall back), stamp coverage, and assemble.
 
@@ -147,7 +156,7 @@ def finish_compaction(
     """
     request = plan.request
     if request is None:
-        return assemble(plan, None, settings)
+        return assemble(plan, None, settings, blocks=blocks)
     name = getattr(settings.summarizer, "name", type(settings.summarizer).__name__)
     draft, error = _draft(answer)
     if draft is None:
@@ -179,4 +188,4 @@ def finish_compaction(
     )
     summary = bare.model_copy(update={"sections": chosen.sections, "token_count": chosen.tokens})
     outcome = SummarizerOutcome(str(name), summary.path, error)
-    return assemble(plan, summary, settings, outcome)
+    return assemble(plan, summary, settings, outcome, blocks=blocks)
