@@ -64,7 +64,7 @@ def replay_rotating(
     runs it is meant for have one)."""
     turns = iter([m for m in trajectory if isinstance(m, AIMessage)])
     results = {m.tool_call_id: m for m in trajectory if isinstance(m, ToolMessage)}
-    head = []
+    head: list[Any] = []
     for message in trajectory:
         if isinstance(message, AIMessage):
             break
@@ -112,7 +112,7 @@ def replay_rotating(
         "recursion_limit": 100_000,
     }
     out.threads.append(thread_id)
-    graph.invoke({"messages": head}, config)
+    graph.invoke(CompactState(messages=list(head)), config)
     while left[0] > 0 and len(out.rotations) < max_rotations:
         state = graph.get_state(config).values
         reason = policy.reason(state, settings)
