@@ -72,7 +72,7 @@ def replay_rotating(
     out = RotatingReplay()
     left = [sum(isinstance(m, AIMessage) for m in trajectory)]
 
-    def agent(state: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
+    def agent(state: Any, config: RunnableConfig) -> dict[str, Any]:
         seen = list(state["llm_input_messages"])
         out.calls.append(
             RotatingCall(
