@@ -153,12 +153,14 @@ def coerce_tasks(value: object) -> TaskList:
 
 
 def _merge(tasks: list[Task], update: Task) -> list[Task]:
-    """``tasks`` with ``update`` added, or replacing the task with the same text."""
+    """``tasks`` with ``update`` added, or its status given to the task with the same text
+    (which keeps its wording)."""
     for i, task in enumerate(tasks):
         if task.key == update.key:
             if task.status == update.status:
                 return tasks
-            return [*tasks[:i], update, *tasks[i + 1 :]]
+            changed = task.model_copy(update={"status": update.status, "sources": update.sources})
+            return [*tasks[:i], changed, *tasks[i + 1 :]]
     return [*tasks, update]
 
 
