@@ -123,8 +123,11 @@ def test_coerce_accepts_deepagents_todos_and_rejects_bad_entries() -> None:
 
 def test_block_shows_every_open_task_and_the_latest_done() -> None:
     tasks = TaskList(
-        tasks=tuple(Task(content=f"done {i}", status="completed") for i in range(9))
-        + (Task(content="open one"), Task(content="open two", status="blocked"))
+        tasks=(
+            *(Task(content=f"done {i}", status="completed") for i in range(9)),
+            Task(content="open one"),
+            Task(content="open two", status="blocked"),
+        )
     )
     [block] = task_block(tasks)
     text = str(block.content)
