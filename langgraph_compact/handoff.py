@@ -29,7 +29,14 @@ from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.messages import message_text, span_digest
 from langgraph_compact.tasks import TaskList, render_tasks
 
-__all__ = ["HANDOFF_KEY", "REQUEST_CHARS", "afinal_summary", "build_handoff", "final_summary"]
+__all__ = [
+    "HANDOFF_KEY",
+    "REQUEST_CHARS",
+    "afinal_summary",
+    "build_handoff",
+    "final_summary",
+    "origin_sources",
+]
 
 HANDOFF_KEY = "langgraph_compact_handoff"
 """``additional_kwargs`` key of the hand-off message: parent, checkpoint, rotation."""
@@ -145,6 +152,32 @@ async def afinal_summary(
     return _finish(raw, delta, answer, settings)
 
 
+def origin_sources(text: str, sources: Sequence[str], handoff: BaseMessage | None) -> list[str]:
+    """``sources`` with the hand-off's id replaced by the parent messages it stands for.
+
+    An item the child read back from its hand-off names the hand-off as its source; the
+    hand-off records which parent messages each of its items came from (and those were
+    translated the same way at the parent's own rotation). An item not found there is
+    given every source the hand-off lists: over-attribution only makes a redaction
+    remove more derived data, never less.
+    """
+    if handoff is None or handoff.id not in sources:
+        return list(sources)
+    meta = handoff.additional_kwargs.get(HANDOFF_KEY)
+    table = meta.get("sources") if isinstance(meta, Mapping) else None
+    if not isinstance(table, Mapping):
+        return list(sources)
+    found = table.get(text)
+    origin = list(found) if found else sorted({i for ids in table.values() for i in ids})
+    return [*(s for s in sources if s != handoff.id), *origin]
+
+
+def _origins(summary: RunningSummary | None, first: BaseMessage | None) -> dict[str, list[str]]:
+    if summary is None:
+        return {}
+    return {text: origin_sources(text, ids, first) for text, ids in summary.source_ids().items()}
+
+
 def _request(first: BaseMessage | None, chars: int) -> tuple[str, str] | None:
     """The original request's text (clipped) and ref; a hand-off passes on its own."""
     if first is None:
@@ -200,6 +233,9 @@ def build_handoff(
         "summary_generation": summary.generation if summary is not None else None,
         "request": request[0] if request else None,
         "request_ref": request[1] if request else None,
+        # item text -> the parent's message ids it came from: what a memory flush in
+        # the child records, so a redaction in the parent still finds what it derived
+        "sources": _origins(summary, first_request),
     }
     return HumanMessage(
         "\n".join(lines),

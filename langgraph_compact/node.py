@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import asdict, replace
@@ -35,10 +36,13 @@ from langgraph_compact.compaction.run import acompact, compact
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
+from langgraph_compact.memory import MemoryFlush, coerce_summary, resolve_store
 from langgraph_compact.tasks import TaskList, refresh_tasks, task_block
 from langgraph_compact.tokens import Budget
 
 __all__ = ["SERDE_ALLOWLIST", "CompactAgentState", "CompactState", "CompactionNode"]
+
+log = logging.getLogger(__name__)
 
 SERDE_ALLOWLIST = (
     ("langgraph_compact.compaction.summary", "RunningSummary"),
@@ -106,6 +110,9 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         tasks_key: state key of the ``TaskList`` (``langgraph_compact.tasks``): the node
             reads new messages for task updates, writes the list when it changed, and
             shows it after the summary once there is one. None: no task list.
+        memory: flush stable items of each committed summary to a ``BaseStore``
+            (``langgraph_compact.memory.MemoryFlush``); off by default. A failing
+            store is logged and the call goes on (raw history is not at stake).
         name: node name.
         **settings: any other ``CompactionSettings`` field (``counter``, ``summarizer``,
             ``policies``, ``keep_recent_tokens``, ``dedupe``, ...).
@@ -122,6 +129,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         summary_key: str = "running_summary",
         output_key: str = "llm_input_messages",
         tasks_key: str | None = "tasks",
+        memory: MemoryFlush | None = None,
         name: str = "compact",
         **settings: Any,
     ) -> None:
@@ -132,6 +140,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         self.summary_key = summary_key
         self.output_key = output_key
         self.tasks_key = tasks_key
+        self.memory = memory
 
     def __repr__(self) -> str:
         return f"CompactionNode({self.settings.budget!r}, name={self.name!r})"
@@ -172,14 +181,40 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             update[self.tasks_key] = tasks
         return update
 
+    def _flushes(self, result: CompactionResult) -> bool:
+        return (
+            self.memory is not None
+            and result.summary is not None
+            and result.summary_changed
+            and result.stats.summarized
+        )
+
+    def _flush_failed(self, config: RunnableConfig, exc: Exception) -> None:
+        thread = (config.get("configurable") or {}).get("thread_id")
+        log.warning("memory flush of thread %r failed; the run goes on: %s", thread, exc)
+
     def _run(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
         messages, summary = self._inputs(state)
         tasks, changed = self._task_state(state, messages, summary)
         result = compact(messages, summary, self.settings, blocks=task_block(tasks))
+        if self.memory is not None and self._flushes(result):
+            store = resolve_store(self.memory)
+            try:
+                new, old = result.summary, coerce_summary(summary)
+                self.memory.flush(store, new, old, config, messages)  # type: ignore[arg-type]
+            except Exception as exc:
+                self._flush_failed(config, exc)
         return self._update(result, tasks if changed else None)
 
     async def _arun(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
         messages, summary = self._inputs(state)
         tasks, changed = self._task_state(state, messages, summary)
         result = await acompact(messages, summary, self.settings, blocks=task_block(tasks))
+        if self.memory is not None and self._flushes(result):
+            store = resolve_store(self.memory)
+            try:
+                new, old = result.summary, coerce_summary(summary)
+                await self.memory.aflush(store, new, old, config, messages)  # type: ignore[arg-type]
+            except Exception as exc:
+                self._flush_failed(config, exc)
         return self._update(result, tasks if changed else None)
