@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -40,7 +40,6 @@ __all__ = [
     "MemoryFlush",
     "aforget",
     "asearch_memories",
-    "coerce_summary",
     "forget",
     "make_memory_tool",
     "namespace_for",
@@ -236,11 +235,7 @@ def make_memory_tool(
     """
 
     def _store() -> BaseStore:
-        if store is not None:
-            return store
-        from langgraph.config import get_store
-
-        return get_store()
+        return resolve_store(MemoryFlush(store=store))
 
     def search_memory(query: str = "", *, config: RunnableConfig) -> str:
         found = search_memories(_store(), namespace_for(namespace, config), query, limit=limit)
@@ -332,7 +327,7 @@ def resolve_store(flush: MemoryFlush) -> BaseStore:
 
     try:
         store = get_store()
-    except RuntimeError:
+    except (RuntimeError, KeyError):  # outside a run, or a run without a store
         store = None
     if store is None:
         raise SettingsError(
@@ -340,12 +335,3 @@ def resolve_store(flush: MemoryFlush) -> BaseStore:
             "with store=..."
         )
     return store
-
-
-def coerce_summary(value: object) -> RunningSummary | None:
-    """The stored summary as a ``RunningSummary`` (state may hold its dict)."""
-    if value is None or isinstance(value, RunningSummary):
-        return value
-    if isinstance(value, Mapping):
-        return RunningSummary.model_validate(value)
-    return None

@@ -36,7 +36,7 @@ from langgraph_compact.compaction.run import acompact, compact
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
-from langgraph_compact.memory import MemoryFlush, coerce_summary, resolve_store
+from langgraph_compact.memory import MemoryFlush, resolve_store
 from langgraph_compact.tasks import TaskList, refresh_tasks, task_block
 from langgraph_compact.tokens import Budget
 
@@ -182,12 +182,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         return update
 
     def _flushes(self, result: CompactionResult) -> bool:
-        return (
-            self.memory is not None
-            and result.summary is not None
-            and result.summary_changed
-            and result.stats.summarized
-        )
+        return self.memory is not None and result.summary_changed and result.stats.summarized
 
     def _flush_failed(self, config: RunnableConfig, exc: Exception) -> None:
         thread = (config.get("configurable") or {}).get("thread_id")
@@ -197,11 +192,10 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         messages, summary = self._inputs(state)
         tasks, changed = self._task_state(state, messages, summary)
         result = compact(messages, summary, self.settings, blocks=task_block(tasks))
-        if self.memory is not None and self._flushes(result):
+        if self.memory is not None and result.summary is not None and self._flushes(result):
             store = resolve_store(self.memory)
             try:
-                new, old = result.summary, coerce_summary(summary)
-                self.memory.flush(store, new, old, config, messages)  # type: ignore[arg-type]
+                self.memory.flush(store, result.summary, _summary(summary), config, messages)
             except Exception as exc:
                 self._flush_failed(config, exc)
         return self._update(result, tasks if changed else None)
@@ -210,11 +204,18 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         messages, summary = self._inputs(state)
         tasks, changed = self._task_state(state, messages, summary)
         result = await acompact(messages, summary, self.settings, blocks=task_block(tasks))
-        if self.memory is not None and self._flushes(result):
+        if self.memory is not None and result.summary is not None and self._flushes(result):
             store = resolve_store(self.memory)
             try:
-                new, old = result.summary, coerce_summary(summary)
-                await self.memory.aflush(store, new, old, config, messages)  # type: ignore[arg-type]
+                old = _summary(summary)
+                await self.memory.aflush(store, result.summary, old, config, messages)
             except Exception as exc:
                 self._flush_failed(config, exc)
         return self._update(result, tasks if changed else None)
+
+
+def _summary(value: Any) -> RunningSummary | None:
+    """The stored summary as a ``RunningSummary`` (state may hold its dict)."""
+    if value is None or isinstance(value, RunningSummary):
+        return value
+    return RunningSummary.model_validate(value)
