@@ -16,6 +16,9 @@ S = min(2000, target / 3)) and one ``TokenCounter``:
 - ``trim``: ``langchain_core.messages.trim_messages`` to B tokens (``strategy="last"``,
   system kept, starting on a human turn): no summary at all.
 - ``full``: the whole history, no compaction (the baseline every ratio is taken against).
+- ``deepagents``: deepagents' own ``SummarizationMiddleware`` (what ``create_deep_agent``
+  installs), its ``wrap_model_call`` run as the step with the same mapping as
+  ``middleware`` (``langgraph_compact.replay.deep``); extra ``[deepagents]``.
 """
 
 from __future__ import annotations
@@ -49,9 +52,13 @@ __all__ = [
     "make_strategy",
 ]
 
-STRATEGIES = ("ours", "ours+llm", "langmem", "middleware", "trim", "full")
+STRATEGIES = ("ours", "ours+llm", "langmem", "middleware", "trim", "full", "deepagents")
 DEFAULT_STRATEGIES = ("ours", "langmem", "middleware", "trim", "full")
-_NEEDS = {"middleware": ("langchain", "agents"), "langmem": ("langmem", None)}
+_NEEDS = {
+    "middleware": ("langchain", "agents"),
+    "langmem": ("langmem", None),
+    "deepagents": ("deepagents", "deepagents"),
+}
 
 
 class StrategyUnavailable(CompactError):
@@ -146,6 +153,11 @@ def make_strategy(
         return _middleware(budget, counter, cap, model)
     if name == "trim":
         return _trim(budget, counter)
+    if name == "deepagents":
+        from langgraph_compact.replay.deep import deepagents_step
+
+        schema, step, _ = deepagents_step(budget, counter, cap, model)
+        return Strategy(name, schema, step, "llm_input_messages", model, _calls(model))
     return Strategy("full", MessagesState, lambda state: {}, "messages", None, lambda: 0)
 
 
