@@ -16,7 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolRuntime
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from langgraph_compact import TokenCounter
 from langgraph_compact.checkpoint import CompactSqliteSaver, make_recall_tool
@@ -38,8 +38,8 @@ class RecordedModel(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     turns: list[AIMessage]
-    seen: list[list[BaseMessage]] = []
-    tools: list[str] = []
+    seen: list[list[BaseMessage]] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
