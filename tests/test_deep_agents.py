@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -149,3 +150,22 @@ def test_deepagents_strategy_replays_within_its_mapping(tokens: int) -> None:
     assert run.events >= 1 and run.summarizer_calls == run.events
     summarized = [c for c in run.calls if c.input_tokens < c.raw_tokens]
     assert summarized, "its summary never replaced anything"
+
+
+def test_the_comparison_bench_runs_on_one_recording() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import deepagents_bench as bench
+
+    path = [p for p in corpus_files() if "django__django-11099" in p.stem]
+    first = bench.harness(path, COUNTER)
+    second, skipped = bench.real(path, COUNTER)
+    assert skipped == 0
+    for results in (first, second):
+        for key, row in results.items():
+            assert row["runs"] == 1 and row["errors"] == 0 and row["calls"] > 0, key
+            assert row["lost"] == 0, key
+    for budget in bench.BUDGETS:
+        assert first[f"{budget}/ours"]["over"] == 0
+        assert second[f"{budget}/ours in deep agent"]["over"] == 0
+        assert second[f"{budget}/ours in deep agent"]["summ"] >= 1
+    assert bench._row(4000, "ours", first["4000/ours"]).split()[:3] == ["4000", "ours", "1"]
