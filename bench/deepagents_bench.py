@@ -60,7 +60,7 @@ def harness(paths: list[Path], counter: TokenCounter) -> dict[str, Any]:
                 strategy,
                 budget,
                 counter,
-                on_run=lambda run, last=last: last.append(len(run.last_input)),  # type: ignore[misc]
+                on_run=lambda run, last=last: last.append(len(run.last_input)),
             )
             out[f"{budget}/{strategy}"] = {
                 "runs": totals.trajectories,
