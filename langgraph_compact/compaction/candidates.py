@@ -26,7 +26,7 @@ SALIENCE: Mapping[str, float] = {
     "ai.fact": 0.55,
     "ai.path": 0.55,
     "ai.identifier": 0.45,
-    "args.identifier": 0.6,
+    "args.identifier": 0.7,
     "args.file_modified": 0.55,
     "args.file_read": 0.35,
     "tool.error": 0.75,
