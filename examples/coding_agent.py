@@ -93,16 +93,21 @@ def main(db_path: str | Path) -> dict[str, Any]:
             "summary_covers": (summary.head_end, summary.covered_through),
             "history_is_intact": state["messages"] == recorded,
             "recall_sample": original[:120],
+            "summary": summary.render(),
         }
     for key, value in report.items():
-        print(f"{key:>24}: {value}")
-    print("\n" + summary.render())
+        if key != "summary":
+            print(f"{key:>24}: {value}")
+    print("\n" + report["summary"])
     return report
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        main(sys.argv[1])
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            main(Path(tmp) / "agent.sqlite")
+    args = [a for a in sys.argv[1:] if a != "--write-readme"]
+    with tempfile.TemporaryDirectory() as tmp:
+        printed = main(args[0] if args else Path(tmp) / "agent.sqlite")
+    if "--write-readme" in sys.argv:  # the README shows this summary as printed
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+        from _report import publish
+
+        publish("example", printed["summary"])

@@ -185,4 +185,4 @@ def test_first_request_only_summary_is_labelled_truthfully() -> None:
     assert summary is not None and summary.covers_head
     assert summary.covered_through == summary.head_end  # nothing but the head's middle
     assert "messages 3–2" not in summary.title()
-    assert summary.title().startswith("[Summary of the part of the first request (message 2)")
+    assert summary.title().startswith("[Summary of the part of message 2 left out above")

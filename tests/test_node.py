@@ -191,7 +191,7 @@ def test_huge_first_request_is_clipped_and_its_omitted_part_carried_by_the_summa
     assert summary is not None and summary.covers_head
     text = summary.render()
     assert "vendored" in text and "QX-9911" in text  # ... and the summary carries it
-    assert "the part of the first request (message 2) left out above" in summary.title()
+    assert "the part of message 2 left out above" in summary.title()
     carried = [i.text for i in summary.all_items() if i.kind != "goal"]
     assert not any("Background paragraph" in t for t in carried)  # shown text not repeated
     assert COUNTER.count_messages(result.messages) <= BUDGET.usable

@@ -12,7 +12,7 @@ from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.summary import Section, SummaryItem
 from langgraph_compact.messages import canonical_json
 
-__all__ = ["SALIENCE", "Candidate", "call_signature", "fact_item", "item"]
+__all__ = ["SALIENCE", "Candidate", "call_signature", "fact_item", "file_item", "item"]
 
 Candidate = tuple[Section, SummaryItem]
 
@@ -26,7 +26,7 @@ SALIENCE: Mapping[str, float] = {
     "ai.fact": 0.55,
     "ai.path": 0.55,
     "ai.identifier": 0.45,
-    "args.identifier": 0.6,
+    "args.identifier": 0.7,
     "args.file_modified": 0.55,
     "args.file_read": 0.35,
     "tool.error": 0.75,
@@ -85,3 +85,8 @@ def fact_item(
         pinned=pinned,
         stale=stale,
     )
+
+
+def file_item(section: Section, path: str, mid: str, seq: int, salience: float) -> Candidate:
+    """A file read or modified, keyed by its path (a later mention folds into it)."""
+    return item(section, path, mid, seq, key=f"file:{path}", kind="path", salience=salience)

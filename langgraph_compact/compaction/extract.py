@@ -24,6 +24,7 @@ from langgraph_compact.compaction.candidates import (
     Candidate,
     call_signature,
     fact_item,
+    file_item,
     item,
 )
 from langgraph_compact.compaction.outputs import tool_items
@@ -100,15 +101,7 @@ def _sentence_items(sentence: str, mid: str, seq: int, role: str) -> Iterator[Ca
         )
     if not human:  # a path the assistant names is a relevant file, whatever else it says
         for path in tx.paths(sentence):
-            yield item(
-                Section.FILES_READ,
-                path,
-                mid,
-                seq,
-                key=f"file:{path}",
-                kind="path",
-                salience=SALIENCE["ai.path"],
-            )
+            yield file_item(Section.FILES_READ, path, mid, seq, SALIENCE["ai.path"])
     if facts or stale or cues:
         return
     if human:
@@ -177,9 +170,7 @@ def _arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidat
         section = Section.FILES_MODIFIED if modified else Section.FILES_READ
         kind = "args.file_modified" if modified else "args.file_read"
         for path in tx.paths(value)[:4]:
-            yield item(
-                section, path, mid, seq, key=f"file:{path}", kind="path", salience=SALIENCE[kind]
-            )
+            yield file_item(section, path, mid, seq, SALIENCE[kind])
         if "\n" in value.strip() or len(value) > 300:
             continue  # a script or a payload: its names are code, not identifiers
         short_value = len(value) <= 60 and " " not in value.strip()

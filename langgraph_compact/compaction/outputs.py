@@ -12,7 +12,13 @@ from langchain_core.messages import ToolMessage
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
-from langgraph_compact.compaction.candidates import SALIENCE, Candidate, fact_item, item
+from langgraph_compact.compaction.candidates import (
+    SALIENCE,
+    Candidate,
+    fact_item,
+    file_item,
+    item,
+)
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import message_text
 
@@ -76,17 +82,7 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
         )
         out.append(fact_item(key.lower(), value, mid, seq, salience))
     for path in tx.paths(" ".join(errors))[:2]:
-        out.append(
-            item(
-                Section.FILES_READ,
-                path,
-                mid,
-                seq,
-                key=f"file:{path}",
-                kind="path",
-                salience=SALIENCE["tool.path"],
-            )
-        )
+        out.append(file_item(Section.FILES_READ, path, mid, seq, SALIENCE["tool.path"]))
     # Exit status 1 with no error text is how grep, diff and test say "no" (no match,
     # a difference): the call worked. Anything else that failed blocks.
     failed = errors[-1] if errors else next((x for x in statuses if x != "exit status 1"), None)

@@ -156,8 +156,8 @@ def _key(raw: str) -> str | None:
         return None  # a path or a file name, not the name of a setting
     key = re.sub(r"^(?:(?:actually|so|also|now|btw|and|but|ok|okay|well) )*", "", norm(raw))
     key = re.sub(r"^(?:the|my|our|your|its) ", "", key)
-    if not key or key in _KEY_STOP or key.split()[0] in _KEY_STOP or len(key.split()) > 5:
-        return None
+    if len(key) < 3 or key in _KEY_STOP or key.split()[0] in _KEY_STOP or len(key.split()) > 5:
+        return None  # too short to name a setting, or a pronoun / generic word
     return key
 
 

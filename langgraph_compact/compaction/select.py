@@ -44,6 +44,9 @@ SECTION_LIMITS: dict[Section, int] = {
     Section.NEXT_STEPS: 5,
 }
 """Most unpinned items a section keeps: a hand-off lists the latest steps, not a log."""
+KEPT_SHARE = 0.3
+"""Most of the cap ``kept`` items (a clipped first request's instructions) are sure of;
+beyond it they compete with everything else on salience."""
 HISTORICAL_LIMIT = 2
 """Most items of earlier tasks a section keeps."""
 KIND_SHARES: dict[str, float] = {"error": 0.3}
@@ -96,9 +99,10 @@ def select_items(
     """Keep the items that fit ``cap`` tokens of rendered summary, best first.
 
     Algorithm:
-        Drop junk. Take every pinned item, and every ``kept`` one unless
-        ``evict_kept`` (shortened to ``_PINNED_COMPRESSED_CHARS`` when they alone exceed
-        the cap, which then grows). Then add the best item of each section, then
+        Drop junk. Take every pinned item, and the best ``kept`` ones up to
+        ``KEPT_SHARE`` of the cap unless ``evict_kept`` (shortened to
+        ``_PINNED_COMPRESSED_CHARS`` when they alone exceed the cap, which then grows).
+        Then add the best item of each section, then
         the others in order of ``score``, each at the cost of its bullet plus any heading
         it opens, skipping what does not fit, what a section already holds
         ``SECTION_LIMITS`` of, and what would take a kind past its ``KIND_SHARES``.
@@ -110,8 +114,20 @@ def select_items(
         s: [i for i in items if not tx.is_junk(i.text)] for s, items in sections.items() if items
     }
 
+    kept = sorted(
+        ((s, i) for s, items in clean.items() for i in items if i.kept and not i.pinned),
+        key=lambda si: -score(si[1], now),
+    )
+    sure: set[int] = set()
+    room = 0 if evict_kept else int(KEPT_SHARE * cap)
+    for _, i in kept:
+        room -= count_text(f"- {i.text}") + 1
+        if room < 0:
+            break
+        sure.add(id(i))
+
     def must(item: SummaryItem) -> bool:
-        return item.pinned or (item.kept and not evict_kept)
+        return item.pinned or id(item) in sure
 
     pinned = [(s, i) for s, items in clean.items() for i in items if must(i)]
     cost = {id(i): count_text(f"- {i.text}") + 1 for items in clean.values() for i in items}

@@ -133,7 +133,10 @@ def head_items(request: SummaryRequest) -> list[Candidate]:
                 # when the budget needs the room (a clipped request can hold dozens; the
                 # clip marker still points to the full text). What the user states later
                 # stays pinned.
-                item = item.model_copy(update={"pinned": False, "kept": True, "salience": 0.9})
+                # Specific instructions (a named package, host, version) outrank generic
+                # process guidance ("use non-interactive flags").
+                weight = 0.5 + 0.4 * tx.specificity(item.text)
+                item = item.model_copy(update={"pinned": False, "kept": True, "salience": weight})
             out.append((section, item))
     return out
 

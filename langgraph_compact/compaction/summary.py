@@ -142,14 +142,14 @@ class RunningSummary(BaseModel):
         """The first line: what the summary stands for, truthfully labelled."""
         first, last = self.head_end + 1, self.covered_through
         parts = []
-        if self.covers_head:
-            parts.append(f"the part of the first request (message {self.head_end}) left out above")
         if last > self.head_end:
-            parts.append(f"messages {first}–{last} of this thread")
-        what = " and of ".join(parts) or "nothing yet"
+            parts.append(f"messages {first}–{last}")
+        if self.covers_head:
+            parts.append(f"the part of message {self.head_end} left out above")
+        what = " and ".join(parts) or "nothing yet"
         return (
-            f"{SUMMARY_TITLE}{what} (generation {self.generation}); the originals are not "
-            "shown. Use the recall tool with a ref (message id) or a search query for them.]"
+            f"{SUMMARY_TITLE}{what} (generation {self.generation}); recall(ref or query) "
+            "shows the originals.]"
         )
 
     def render(self) -> str:

@@ -38,7 +38,7 @@ from langgraph_compact.compaction import (
     Section,
     Summarizer,
 )
-from langgraph_compact.errors import CompactError
+from langgraph_compact.errors import CompactError, SettingsError
 from langgraph_compact.node import CompactionNode, CompactState
 from langgraph_compact.replay.models import CountingSummarizer, TailSummaryModel
 from langgraph_compact.tokens import Budget, TokenCounter
@@ -127,10 +127,10 @@ def make_strategy(
     Raises:
         StrategyUnavailable: the strategy's package is not installed (the message names
             the extra to install).
-        ValueError: an unknown name.
+        SettingsError: an unknown name.
     """
     if name not in STRATEGIES:
-        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
+        raise SettingsError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")
     if name in _NEEDS:
         module, extra = _NEEDS[name]
         try:
