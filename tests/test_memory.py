@@ -215,3 +215,16 @@ def test_items_a_child_read_from_its_handoff_keep_the_parents_sources() -> None:
     assert records["Never deploy on a Friday."] == ["p-7"]
     # not in the hand-off's table: every parent source it lists, plus its own
     assert records["I prefer short answers."] == ["c-2", "p-7"]
+
+
+async def test_the_async_node_flushes_too(tmp_path: Path) -> None:
+    from langgraph_compact.checkpoint import AsyncCompactSqliteSaver
+
+    store = InMemoryStore()
+    async with AsyncCompactSqliteSaver.from_conn_string(tmp_path / "a.sqlite") as saver:
+        graph = _graph(saver, store)
+        for turn in TURNS:
+            await graph.ainvoke({"messages": [turn]}, _cfg("A", "u1"))
+    texts = {i.value["text"] for i in store.search(("memories", "u1"), limit=100)}
+    assert "Never deploy to production on a Friday." in texts
+    assert forget(store, ["rule"]) == 1
