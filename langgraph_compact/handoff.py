@@ -52,6 +52,7 @@ class _Delta:
     head_end: int
     end: int
     request: SummaryRequest | None
+    covers_head: bool = False
 
 
 def _delta(
@@ -69,8 +70,12 @@ def _delta(
     end = len(raw)
     while end > start and not is_cut_point(raw, end):
         end -= 1  # a pending tool call at the end stays out
-    if end <= start:
-        return _Delta(stored, head_end, end, None)
+    # The hand-off quotes only the opening of the first request, and a child's first
+    # request is its own hand-off: the final summary carries the items of all of it.
+    has_request = head_end > 0 and isinstance(raw[head_end - 1], HumanMessage)
+    head_done = not has_request or (stored is not None and stored.covers_head)
+    if end <= start and head_done:
+        return _Delta(stored, head_end, end, None, covers_head=has_request)
     request = SummaryRequest(
         previous=stored,
         head=list(raw[:head_end]),
@@ -78,8 +83,9 @@ def _delta(
         span_start=start,
         max_tokens=settings.summary_cap,
         count_text=settings.counter.count_text,
+        head_clipped=has_request,
     )
-    return _Delta(stored, head_end, end, request)
+    return _Delta(stored, head_end, max(end, start), request, covers_head=has_request)
 
 
 def _finish(
@@ -98,6 +104,7 @@ def _finish(
     bare = RunningSummary(
         head_end=delta.head_end,
         covered_through=delta.end,
+        covers_head=delta.covers_head,
         last_covered_id=covered[-1].id if covered else None,
         span_digest=span_digest(covered, settings.counter.cache),
         generation=parent + 1 if parent is not None else 1,

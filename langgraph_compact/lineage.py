@@ -9,11 +9,15 @@ looked up in the current thread first, then in its ancestors, nearest first. The
 threads it may read come only from the run's config and the saver's metadata, never
 from the model's arguments; a thread that is not an ancestor stays unreachable, so
 isolation between unrelated threads is what it is for ``make_recall_tool``.
+
+``redact_lineage`` redacts in a thread and in the hand-offs of its descendants that were
+derived from the redacted messages (and, given a store, forgets the memories).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -27,11 +31,13 @@ from langgraph_compact.rotation import PARENT_KEY
 
 __all__ = [
     "LINEAGE_RECALL_DESCRIPTION",
+    "LineageRedaction",
     "aancestors",
     "ancestors",
     "children",
     "make_lineage_recall_tool",
     "parent_thread",
+    "redact_lineage",
 ]
 
 LINEAGE_RECALL_DESCRIPTION = (
@@ -244,3 +250,65 @@ def make_lineage_recall_tool(
     return StructuredTool.from_function(
         func=recall, coroutine=arecall, name=name, description=LINEAGE_RECALL_DESCRIPTION
     )
+
+
+@dataclass(frozen=True)
+class LineageRedaction:
+    """What a redaction across a lineage changed, per thread, and the memories it removed."""
+
+    results: dict[str, Any]
+    """Thread id → the saver's ``RedactionResult`` (the thread itself first)."""
+    memories: int = 0
+
+
+def _derived_handoffs(messages: Sequence[BaseMessage], ids: set[str]) -> list[str]:
+    """Ids of hand-offs that quote or summarize any of ``ids`` (their recorded sources)."""
+    out = []
+    for message in messages:
+        meta = message.additional_kwargs.get(HANDOFF_KEY)
+        if not isinstance(meta, dict) or message.id is None:
+            continue
+        table = meta.get("sources") or {}
+        sources = {s for found in table.values() for s in found} | {meta.get("request_ref")}
+        if sources & ids:
+            out.append(message.id)
+    return out
+
+
+def redact_lineage(
+    saver: Any,
+    thread_id: str,
+    message_ids: Sequence[str],
+    reason: str,
+    *,
+    actor: str = "unknown",
+    store: Any = None,
+    namespace_prefix: tuple[str, ...] = ("memories",),
+    channel: str = "messages",
+) -> LineageRedaction:
+    """Redact messages in a thread and what its rotated descendants derived from them.
+
+    A child's hand-off quotes the parent's request and summary: every descendant's
+    hand-off whose recorded sources include a redacted id is redacted too (the saver
+    then drops the child's summary items drawn from it), and with a ``store`` the
+    long-term memories derived from any of them are forgotten.
+    """
+    from langgraph_compact.memory import forget
+
+    ids = {str(i) for i in message_ids}
+    results = {thread_id: saver.redact(thread_id, list(ids), reason, actor=actor)}
+    derived: set[str] = set()
+    queue = children(saver, thread_id)
+    while queue:
+        child = queue.pop(0)
+        if child in results:
+            continue
+        page = saver.history(child, end=_HANDOFF_WITHIN, channel=channel)
+        doomed = _derived_handoffs([i.message for i in page.items], ids)
+        if doomed:
+            why = f"{reason} (derived from redacted messages of thread {thread_id!r})"
+            results[child] = saver.redact(child, doomed, why, actor=actor)
+            derived.update(doomed)
+        queue.extend(children(saver, child))
+    forgotten = forget(store, ids | derived, namespace_prefix=namespace_prefix) if store else 0
+    return LineageRedaction(results, forgotten)

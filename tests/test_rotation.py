@@ -255,3 +255,49 @@ async def test_arotate_with_the_async_saver(tmp_path: Path) -> None:
         recall = make_lineage_recall_tool(saver)
         out = await recall.ainvoke({"ref": "k"}, config=_cfg(result.thread_id))
         assert "async parent kiwi" in out
+
+
+def test_redaction_reaches_the_handoffs_and_memories_derived_from_it(tmp_path: Path) -> None:
+    from langgraph.store.memory import InMemoryStore
+
+    from langgraph_compact.lineage import redact_lineage
+    from langgraph_compact.memory import MemoryFlush
+
+    settings = CompactionSettings(budget_of(8_000), counter=COUNTER)
+    store = InMemoryStore()
+    with CompactSqliteSaver.from_conn_string(str(tmp_path / "x.sqlite")) as saver:
+        graph = _graph(saver)
+        config = {"configurable": {"thread_id": "P", "user_id": "u"}}
+        graph.invoke({"messages": [HumanMessage("Fix the parser.", id="task")]}, config)
+        graph.invoke(
+            {"messages": [HumanMessage("Never push to branch zanzibar.", id="rule")]}, config
+        )
+        graph.invoke({"messages": [HumanMessage("Go on.", id="more")]}, config)
+        child = rotate(graph, config, settings)
+        assert "zanzibar" in str(child.handoff.content)
+        grandchild = rotate(graph, child.config, settings)
+        assert "zanzibar" in str(grandchild.handoff.content)
+        flush = MemoryFlush(store=store)
+        assert child.summary is not None and grandchild.summary is not None
+        # a memory the grandchild read back from its hand-off names the root's message
+        handoff = grandchild.handoff
+        read_back = grandchild.summary.model_copy(
+            update={
+                "sections": {
+                    s: tuple(i.model_copy(update={"sources": (handoff.id,)}) for i in items)
+                    for s, items in grandchild.summary.sections.items()
+                }
+            }
+        )
+        flush.flush(store, read_back, None, grandchild.config, [handoff])
+        assert any("zanzibar" in i.value["text"] for i in store.search(("memories", "u")))
+        done = redact_lineage(saver, "P", ["rule"], "privacy", store=store)
+        assert set(done.results) == {"P", child.thread_id, grandchild.thread_id}
+        assert done.memories >= 1
+        for thread in ("P", child.thread_id, grandchild.thread_id):
+            texts = [str(i.message.content) for i in saver.history(thread, limit=100).items]
+            assert not any("zanzibar" in t for t in texts), thread
+        assert not any("zanzibar" in i.value["text"] for i in store.search(("memories", "u")))
+        # an unrelated redaction leaves the descendants alone
+        again = redact_lineage(saver, "P", ["more"], "tidy")
+        assert set(again.results) == {"P"}
