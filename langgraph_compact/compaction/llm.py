@@ -175,13 +175,16 @@ def _read(answer: Any, request: SummaryRequest) -> _Read:
     # The model's own items never pin and never set the goal: pins and goals come from
     # what the user said (the extractor's candidates), whatever heading the model used.
     items = tuple(
-        (s, i.model_copy(update={"pinned": False, "salience": min(i.salience, 0.8)}))
+        (s, i.model_copy(update={"pinned": False, "salience": _OWN_SALIENCE}))
         for s, i in items_from_sections(sections, "", seq)
         if s is not Section.GOAL
     )
     return _Read(items, written, path)
 
 
+_OWN_SALIENCE = 0.3
+"""What the model adds beyond the extractor's candidates fills the room those leave: an
+extracted candidate (with its source, key and kind) is never crowded out by a paraphrase."""
 _PROMPT_LINE = re.compile(r"^\[\d+\] (?:human|ai|tool|system|first request): ")
 """A line of our own prompt echoed back by the model: its index and role prefix."""
 

@@ -65,6 +65,8 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
             )
         )
     pairs = p.json_facts(text)
+    if pairs is not None:  # every scalar of a record; only the specific ones are facts
+        pairs = [(k, v) for k, v in pairs if tx.specificity(v) >= 0.3]
     if pairs is None:
         said = set(errors)
         pairs = [
@@ -78,7 +80,7 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
     ranked = sorted(pairs, key=lambda kv: -tx.specificity(kv[1]))[:_TOOL_FACTS]
     for key, value in ranked:
         salience = (
-            SALIENCE["tool.fact"] * (0.6 + 0.4 * tx.specificity(value)) * (0.5 + 0.5 * density)
+            SALIENCE["tool.fact"] * (0.7 + 0.3 * tx.specificity(value)) * (0.5 + 0.5 * density)
         )
         out.append(fact_item(key.lower(), value, mid, seq, salience))
     for path in tx.paths(" ".join(errors))[:2]:

@@ -109,6 +109,8 @@ def specificity(value: str) -> float:
     score = 0.15
     if re.search(r"\d", v):
         score += 0.3
+        if re.search(r"\d{3}", v):
+            score += 0.15  # a port, a count, an amount, an id: rarely a coincidence
     if _ID_TOKEN.search(v):
         score += 0.2
     if _SPECIFIC.search(v):
