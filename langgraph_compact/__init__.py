@@ -6,7 +6,11 @@ checkpointer that keeps every raw message exactly as written, stored once.
 The top level holds what a graph needs; the fold stages and summary internals live in
 ``langgraph_compact.compaction``, the checkpointer in ``langgraph_compact.checkpoint``,
 the ``create_agent`` middleware in ``langgraph_compact.middleware``, LangMem interop in
-``langgraph_compact.interop`` and every error in ``langgraph_compact.errors``.
+``langgraph_compact.interop`` and every error in ``langgraph_compact.errors``. Long lives:
+the task list in ``langgraph_compact.tasks``, rotation to a child thread in
+``langgraph_compact.rotation`` (hand-off in ``.handoff``, parent links and cross-thread
+recall in ``.lineage``), long-term memory in ``langgraph_compact.memory``, and the
+deepagents recipe in ``langgraph_compact.deep_agents``.
 """
 
 from langgraph_compact.compaction import (
