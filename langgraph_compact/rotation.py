@@ -197,7 +197,10 @@ def _plan(
     system = [m for m in raw[:head_end] if isinstance(m, SystemMessage)]
     # The child reads its own messages from the start; the tasks keep no parent cursor.
     child_tasks = TaskList(tasks=tasks.tasks)
-    child_values = {messages_key: [*system, handoff], tasks_key: child_tasks}
+    # A ``todos`` list (create_agent, deepagents) stays a list of dicts in the child.
+    listed = isinstance(values.get(tasks_key), list)
+    shown: Any = [{"content": t.content, "status": t.status} for t in tasks.tasks]
+    child_values = {messages_key: [*system, handoff], tasks_key: shown if listed else child_tasks}
     result = RotationResult(
         config=child_config,
         thread_id=child,

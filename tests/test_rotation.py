@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from corpus import corpus_files
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
 
 from langgraph_compact import CompactionNode, CompactionSettings, CompactState, TokenCounter
 from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
@@ -301,3 +309,26 @@ def test_redaction_reaches_the_handoffs_and_memories_derived_from_it(tmp_path: P
         # an unrelated redaction leaves the descendants alone
         again = redact_lineage(saver, "P", ["more"], "tidy")
         assert set(again.results) == {"P"}
+
+
+def test_a_todos_list_stays_a_list_in_the_child(tmp_path: Path) -> None:
+    from typing import TypedDict
+
+    class TodoState(TypedDict, total=False):
+        messages: Annotated[list[AnyMessage], add_messages]
+        todos: list[dict[str, str]]
+
+    builder = StateGraph(TodoState)
+    builder.add_node(
+        "agent", lambda s: {"messages": [AIMessage("ok", id=f"a{len(s['messages'])}")]}
+    )
+    builder.add_edge(START, "agent")
+    builder.add_edge("agent", END)
+    settings = CompactionSettings(budget_of(8_000), counter=COUNTER)
+    with CompactSqliteSaver.from_conn_string(str(tmp_path / "t.sqlite")) as saver:
+        graph = builder.compile(checkpointer=saver)
+        todos = [{"content": "write docs", "status": "in_progress"}]
+        graph.invoke({"messages": [HumanMessage("go", id="h")], "todos": todos}, _cfg("T"))
+        result = rotate(graph, _cfg("T"), settings, tasks_key="todos")
+        assert graph.get_state(result.config).values["todos"] == todos
+        assert "- [~] write docs" in str(result.handoff.content)
