@@ -11,16 +11,16 @@ budget and the same deterministic fake summarizer model for every contender:
    reported. Budget: context 8,000 tokens.
 2. **Full corpus replays** of every trajectory in ``tests/data/corpus`` at budgets of
    8,000 and 4,000 tokens, through a real compiled graph ``pre-model step -> agent ->
-   tools`` (the approach of ``tests/replay.py``: the agent is a ``GenericFakeChatModel``
-   replaying the recorded assistant turns; the tools node returns the recorded tool
-   results). Reported: total agent-model input tokens (sum over every model call),
-   over-budget inputs (> the budget), compaction events and summarizer-model calls and
-   their input tokens, and raw messages lost (recorded messages missing from the final
-   ``messages`` state), plus trajectories that raised.
+   tools`` (``langgraph_compact.replay``, the harness ``langgraph-compact replay`` runs:
+   the agent is a ``GenericFakeChatModel`` replaying the recorded assistant turns; the
+   tools node returns the recorded tool results). Reported: total agent-model input tokens
+   (sum over every model call), over-budget inputs (> the budget), compaction events and
+   summarizer-model calls and their input tokens, and raw messages lost (recorded messages
+   missing from the final ``messages`` state), plus trajectories that raised.
 
-Contenders and how their settings map onto one ``Budget(context_window=B,
-reserved_output=0, compaction_reserve=0, safety_margin=0)`` (usable = B, trigger =
-0.8 B, target = 0.5 B, summary cap S = min(2000, target / 4)):
+Contenders (``langgraph_compact.replay.strategies``) and how their settings map onto one
+``Budget(context_window=B, reserved_output=0, compaction_reserve=0, safety_margin=0)``
+(usable = B, trigger = 0.8 B, target = 0.5 B, summary cap S = min(2000, target / 4)):
 
 - ``ours``: ``CompactionNode(CompactionSettings(budget, counter=COUNTER))`` with the
   default deterministic ``ExtractiveSummarizer`` (no model call).
@@ -36,19 +36,17 @@ reserved_output=0, compaction_reserve=0, safety_margin=0)`` (usable = B, trigger
   messages once they add up to ``max_tokens_before_summary`` and the rest fits
   ``max_tokens - max_summary_tokens``.
 - ``middleware``: ``SummarizationMiddleware(model=<fake>, trigger=("tokens", 0.8 B),
-  keep=("tokens", 0.5 B - S), token_counter=COUNTER)`` (tail + summary lands at the
-  same ~0.5 B target as ours). Its only hook in this langchain version is
-  ``before_model``; ``create_agent`` wires it as a graph node (``RunnableCallable``)
-  whose update goes through the ``add_messages`` reducer, and the model then sees
-  ``[system_prompt, *state["messages"]]``. The bench wires it exactly like that (a
-  node calling ``before_model`` before the same agent/tools nodes used for every
-  contender, so the harness is identical); the trajectory's system message is the
-  agent's ``system_prompt``, as with ``create_agent``, and is not in the state (the
-  middleware does not count it towards its trigger). Its
-  ``trim_tokens_to_summarize`` default (4,000) is kept, as is LangMem's own
-  summarizer-input trimming.
+  keep=("tokens", 0.5 B - S), token_counter=COUNTER)`` (tail + summary lands at the same
+  ~0.5 B target as ours). Its only hook in this langchain version is ``before_model``;
+  ``create_agent`` wires it as a graph node whose update goes through the ``add_messages``
+  reducer, and the model then sees ``[system_prompt, *state["messages"]]``. The harness
+  wires it exactly like that (a node calling ``before_model`` before the same agent/tools
+  nodes used for every contender); the trajectory's system message is the agent's
+  ``system_prompt``, as with ``create_agent``, and is not in the state (the middleware
+  does not count it towards its trigger). Its ``trim_tokens_to_summarize`` default (4,000)
+  is kept, as is LangMem's own summarizer-input trimming.
 
-The fake summarizer (``FakeSummaryModel``) answers every call with the last
+The stand-in summarizer (``TailSummaryModel``) answers every call with the last
 ``SUMMARY_TOKENS`` tokens of its whole input text (cycled if the input is shorter), so
 each summary costs the same and depends deterministically on the input. Times are
 wall-clock on this machine; token numbers are exact and deterministic.
@@ -60,121 +58,45 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import statistics
 import sys
 import time
-import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from itertools import cycle, pairwise
+from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
-from typing import Annotated, Any, TypedDict
+from typing import Any
 
-from langchain.agents.middleware.summarization import SummarizationMiddleware
 from langchain_core.language_models import BaseChatModel
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import (
-    AIMessage,
-    AnyMessage,
-    BaseMessage,
-    SystemMessage,
-    ToolMessage,
-)
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langgraph._internal._runnable import RunnableCallable
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, StateGraph
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langgraph.graph.message import add_messages
-from langmem.short_term import SummarizationNode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _corpus import corpus_files
 from _report import captured, publish
 
-from langgraph_compact.compaction.compact import CompactionSettings
-from langgraph_compact.compaction.llm import ChatModelSummarizer
-from langgraph_compact.compaction.summarize import (
-    ExtractiveSummarizer,
-    Summarizer,
-    SummaryRequest,
+from langgraph_compact.compaction import CompactionSettings
+from langgraph_compact.replay import (
+    SUMMARY_TOKENS,
+    ReplayTotals,
+    Strategy,
+    budget_of,
+    make_strategy,
+    replay_all,
 )
-from langgraph_compact.compaction.summary import RunningSummary, Section
-from langgraph_compact.messages import message_text
-from langgraph_compact.node import CompactionNode, CompactState
 from langgraph_compact.tokens import Budget, TokenCounter
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.trajectories import Trajectory, load_trajectory
 
 COUNTER = TokenCounter()
-SUMMARY_TOKENS = 400
 CONTENDERS = ("ours", "ours+llm", "langmem", "middleware")
 STEADY_BUDGET = 8_000
 REPLAY_BUDGETS = (8_000, 4_000)
 SIZES = (300, 3_000)
 
 
-# --------------------------------------------------------------------------- models
-
-
-class FakeSummaryModel(BaseChatModel):
-    """Deterministic summarizer model: the last ``summary_tokens`` tokens of its input.
-
-    Counts its calls and the input tokens it was sent (with ``COUNTER``).
-    ``json_section`` wraps the text as ``{json_section: [text]}``, for summarizers that
-    ask for a JSON answer.
-    """
-
-    summary_tokens: int = SUMMARY_TOKENS
-    json_section: str | None = None
-    calls: int = 0
-    input_tokens: int = 0
-
-    @property
-    def _llm_type(self) -> str:
-        return "fake-summarizer"
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: Any = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        self.calls += 1
-        self.input_tokens += COUNTER.count_messages(messages)
-        enc = COUNTER.encoding
-        assert enc is not None
-        tokens = enc.encode_ordinary("\n".join(message_text(m) for m in messages)) or [0]
-        tail = tokens[-self.summary_tokens :]
-        picked = [t for t, _ in zip(cycle(tail), range(self.summary_tokens), strict=False)]
-        text = enc.decode(picked)
-        content = json.dumps({self.json_section: [text]}) if self.json_section else text
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content))])
-
-
-@dataclass
-class CountingSummarizer:
-    """Wraps one of our summarizers to count compaction events."""
-
-    inner: Summarizer
-    calls: int = 0
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    def summarize(self, request: SummaryRequest) -> RunningSummary:
-        self.calls += 1
-        return self.inner.summarize(request)
-
-    async def asummarize(self, request: SummaryRequest) -> RunningSummary:
-        self.calls += 1
-        return await self.inner.asummarize(request)
-
-
-def budget_of(tokens: int) -> Budget:
-    """The shared budget: the whole window is usable input."""
-    return Budget(context_window=tokens, reserved_output=0, compaction_reserve=0, safety_margin=0)
+Contender = Strategy
+"""A contender is a library replay strategy (``langgraph_compact.replay.Strategy``)."""
 
 
 def summary_cap(budget: Budget) -> int:
@@ -182,193 +104,16 @@ def summary_cap(budget: Budget) -> int:
     return CompactionSettings(budget).summary_cap
 
 
-# ----------------------------------------------------------------------- contenders
+def make_contender(name: str, budget: Budget, model: BaseChatModel | None = None) -> Strategy:
+    """One contender for ``budget``; ``model`` (default: a ``TailSummaryModel``) writes the
+    summaries of ``ours+llm``, ``langmem`` and ``middleware``."""
+    return make_strategy(name, budget, COUNTER, summary_model=model)
 
 
-@dataclass
-class Contender:
-    """A pre-model step plus what the replay/timing harness needs to drive it."""
-
-    name: str
-    state_schema: Any
-    node: RunnableCallable
-    """The graph node: ``node.invoke(state)`` returns the update the graph applies."""
-    input_key: str
-    """State key the agent model reads after the step."""
-    summary_model: FakeSummaryModel | None
-    events: Callable[[], int]
-    """Compaction events so far."""
-    system_in_state: bool = True
-
-
-class LangMemState(TypedDict, total=False):
-    messages: Annotated[list[AnyMessage], add_messages]
-    context: dict[str, Any]
-    summarized_messages: list[AnyMessage]
-
-
-class MiddlewareState(TypedDict, total=False):
-    messages: Annotated[list[AnyMessage], add_messages]
-
-
-def make_contender(name: str, budget: Budget) -> Contender:
-    """Build one contender with a fresh fake summarizer for ``budget``."""
-    cap = summary_cap(budget)
-    if name in ("ours", "ours+llm"):
-        model = (
-            FakeSummaryModel(json_section=Section.CRITICAL.value) if name == "ours+llm" else None
-        )
-        inner: Summarizer = ChatModelSummarizer(model=model) if model else ExtractiveSummarizer()
-        counting = CountingSummarizer(inner)
-        node = CompactionNode(CompactionSettings(budget, counter=COUNTER, summarizer=counting))
-        return Contender(
-            name,
-            CompactState,
-            node,
-            "llm_input_messages",
-            model,
-            lambda: counting.calls,
-        )
-    model = FakeSummaryModel()
-    if name == "langmem":
-        lm = SummarizationNode(
-            model=model,
-            max_tokens=budget.usable,
-            max_tokens_before_summary=budget.trigger_tokens,
-            max_summary_tokens=cap,
-            token_counter=COUNTER,
-        )
-        return Contender(name, LangMemState, lm, "summarized_messages", model, lambda: model.calls)
-    if name == "middleware":
-        mw = SummarizationMiddleware(
-            model,
-            trigger=("tokens", budget.trigger_tokens),
-            keep=("tokens", budget.target_tokens - cap),
-            token_counter=COUNTER,
-        )
-
-        def before_model(state: dict[str, Any]) -> dict[str, Any]:
-            return mw.before_model(state, None) or {}  # type: ignore[arg-type]
-
-        return Contender(
-            name,
-            MiddlewareState,
-            RunnableCallable(
-                before_model, name="SummarizationMiddleware.before_model", trace=False
-            ),
-            "messages",
-            model,
-            lambda: model.calls,
-            system_in_state=False,
-        )
-    raise ValueError(f"unknown contender {name!r}")
-
-
-# --------------------------------------------------------------------------- replay
-
-
-@dataclass
-class ReplayStats:
-    """Totals of one contender over a set of replays at one budget."""
-
-    model_calls: int = 0
-    input_tokens: int = 0
-    max_input: int = 0
-    over_budget: int = 0
-    events: int = 0
-    summarizer_calls: int = 0
-    summarizer_input_tokens: int = 0
-    lost: int = 0
-    errors: list[str] = field(default_factory=list)
-
-    def add(self, other: ReplayStats) -> None:
-        for name in (
-            "model_calls",
-            "input_tokens",
-            "over_budget",
-            "events",
-            "summarizer_calls",
-            "summarizer_input_tokens",
-            "lost",
-        ):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.max_input = max(self.max_input, other.max_input)
-        self.errors += other.errors
-
-
-def replay_one(trajectory: list[BaseMessage], contender: Contender, budget: Budget) -> ReplayStats:
-    """Replay ``trajectory`` through ``step -> agent -> tools`` and measure model inputs."""
-    stats = ReplayStats()
-    recorded = [m for m in trajectory if isinstance(m, AIMessage)]
-    model = GenericFakeChatModel(messages=iter(recorded))
-    results = {m.tool_call_id: m for m in trajectory if isinstance(m, ToolMessage)}
-    system = [m for m in trajectory[:1] if isinstance(m, SystemMessage)]
-    prefix = [] if contender.system_in_state else system
-    feed = trajectory if contender.system_in_state else trajectory[len(system) :]
-
-    def agent(state: dict[str, Any]) -> dict[str, Any]:
-        seen = [*prefix, *state[contender.input_key]]
-        tokens = COUNTER.count_messages(seen)
-        stats.model_calls += 1
-        stats.input_tokens += tokens
-        stats.max_input = max(stats.max_input, tokens)
-        stats.over_budget += tokens > budget.usable
-        return {"messages": [model.invoke(seen)]}
-
-    def tools(state: dict[str, Any]) -> dict[str, Any]:
-        last = state["messages"][-1]
-        return {"messages": [results[c["id"] or ""] for c in last.tool_calls]}
-
-    def route(state: dict[str, Any]) -> str:
-        last = state["messages"][-1]
-        return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
-
-    def after_tools(state: dict[str, Any]) -> str:
-        return "step" if stats.model_calls < len(recorded) else END
-
-    builder = StateGraph(contender.state_schema)
-    builder.add_node("step", contender.node)
-    builder.add_node("agent", agent)
-    builder.add_node("tools", tools)
-    builder.add_edge(START, "step")
-    builder.add_edge("step", "agent")
-    builder.add_conditional_edges("agent", route, ["tools", END])
-    builder.add_conditional_edges("tools", after_tools, ["step", END])
-    graph = builder.compile(checkpointer=InMemorySaver())
-    config: Any = {"configurable": {"thread_id": "bench"}, "recursion_limit": 10_000}
-
-    pending: list[BaseMessage] = []
-    for i, message in enumerate(feed):
-        if isinstance(message, (AIMessage, ToolMessage)):
-            continue
-        pending.append(message)
-        nxt = feed[i + 1] if i + 1 < len(feed) else None
-        if isinstance(nxt, AIMessage):
-            graph.invoke({"messages": pending}, config)
-            pending = []
-    if pending:
-        graph.update_state(config, {"messages": pending}, as_node="agent")
-    final_ids = {m.id for m in graph.get_state(config).values["messages"]}
-    stats.lost = sum(m.id not in final_ids for m in feed)
-    return stats
-
-
-def replay_corpus(name: str, tokens: int, paths: Sequence[Path]) -> ReplayStats:
+def replay_corpus(name: str, tokens: int, paths: Sequence[Path]) -> ReplayTotals:
     """Totals of ``name`` over every trajectory in ``paths`` at budget ``tokens``."""
-    total = ReplayStats()
-    budget = budget_of(tokens)
-    for path in paths:
-        contender = make_contender(name, budget)
-        try:
-            one = replay_one(load_trajectory(path), contender, budget)
-        except Exception as exc:
-            one = ReplayStats(errors=[f"{path.stem}: {exc!r}\n{traceback.format_exc()}"])
-        one.events = contender.events()
-        if contender.summary_model is not None:
-            one.summarizer_calls = contender.summary_model.calls
-            one.summarizer_input_tokens = contender.summary_model.input_tokens
-        total.add(one)
-    return total
+    trajectories = [Trajectory(p.stem, load_trajectory(p)) for p in paths]
+    return replay_all(trajectories, name, tokens, COUNTER)
 
 
 # --------------------------------------------------------------------- steady state
@@ -456,7 +201,7 @@ def steady_state(
             else:
                 state[key] = value
 
-    apply(contender.node.invoke(state))  # compacted once, untimed
+    apply(contender.step(state))  # compacted once, untimed
     times: list[float] = []
     events_before = 0
     gc.collect()
@@ -468,7 +213,7 @@ def steady_state(
             ai, tool = turns[k % len(turns)]
             state["messages"] = [*state["messages"], *_renumber([ai, tool], f"{name}-t{k}")]
             start = time.perf_counter()
-            update = contender.node.invoke(state)
+            update = contender.step(state)
             elapsed = time.perf_counter() - start
             apply(update)
             if k >= warmup:

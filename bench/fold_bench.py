@@ -25,14 +25,24 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessag
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _corpus import corpus_files
 from _report import captured, publish
 
-from langgraph_compact.compaction.pipeline import FoldConfig, fold
+from langgraph_compact.compaction.fold import fold
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.verify import protocol_violations
-from langgraph_compact.tokens import TokenCounter
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.tokens import Budget, TokenCounter
+from langgraph_compact.trajectories import load_trajectory
 
 SIZES = (300, 3_000, 30_000)
+WINDOW = 20_000
+"""The recent window left alone (``keep_recent_tokens``) in this bench."""
+
+
+def settings() -> CompactionSettings:
+    """Default fold settings with a fresh counter and a ``WINDOW``-token recent window."""
+    budget = Budget(context_window=128_000)
+    return CompactionSettings(budget, counter=TokenCounter(), keep_recent_tokens=WINDOW)
 
 
 def source_of(path: Path) -> str:
@@ -75,7 +85,7 @@ def long_history(n: int, corpus: list[list[BaseMessage]]) -> list[BaseMessage]:
     return out[:cut]
 
 
-def median_seconds(history: list[BaseMessage], config: FoldConfig, grow: bool) -> float:
+def median_seconds(history: list[BaseMessage], config: CompactionSettings, grow: bool) -> float:
     fold(history, config)  # warm the token cache
     repeats = 15 if len(history) <= 3_000 else 5
     times = []
@@ -96,7 +106,7 @@ def bench_scaling(corpus: list[list[BaseMessage]]) -> None:
     for n in SIZES:
         history = long_history(n, corpus)
         assert not protocol_violations(history)
-        config = FoldConfig(counter=TokenCounter())
+        config = settings()
         same = median_seconds(history, config, grow=False)
         grow = median_seconds(history, config, grow=True)
         results[n] = (same, grow)
@@ -114,8 +124,8 @@ def bench_scaling(corpus: list[list[BaseMessage]]) -> None:
 
 def bench_reduction(files: list[Path]) -> None:
     print()
-    print("## token reduction of fold alone (default FoldConfig, o200k_base)")
-    config = FoldConfig(counter=TokenCounter())
+    print("## token reduction of fold alone (default settings, 20,000-token window, o200k_base)")
+    config = settings()
     before: dict[str, int] = defaultdict(int)
     after: dict[str, int] = defaultdict(int)
     by_stage: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))

@@ -35,12 +35,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _corpus import corpus_files
 from _drive import drive
 from _report import captured, publish
 from langchain_core.messages import HumanMessage
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 SECRET = "zqx-SECRET-7a1c9e-do-not-keep"
 TURNS_PER_THREAD = 40

@@ -54,11 +54,12 @@ from langgraph.prebuilt import ToolNode
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _ablate import ABLATIONS, ablated, prepare
+from _corpus import corpus_files
 from _drive import drive
 from _report import captured, publish
 
 from langgraph_compact.checkpoint import CompactSqliteSaver
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 try:  # beta in langgraph 1.x; absent in older releases
     from langgraph.channels import DeltaChannel

@@ -1,9 +1,9 @@
 """A worked example: a coding agent that runs inside an 8k-token window without losing history.
 
 The graph is ``compact → agent → tools → compact …``. The agent is a replaying chat model
-(a stand-in for any LangChain chat model) that re-enacts a real mini-swe-agent run from
-the bundled corpus; the tools answer with the recorded outputs, plus a real ``recall``
-tool backed by the checkpointer. Every raw message is persisted once in SQLite; the model
+(a stand-in for any LangChain chat model) that re-enacts a real mini-swe-agent run shipped
+with the package; the tools answer with the recorded outputs, plus a real ``recall`` tool
+backed by the checkpointer. Every raw message is persisted once in SQLite; the model
 only ever sees the projection.
 
 Run it:  python examples/coding_agent.py [path/to/db.sqlite]
@@ -22,9 +22,9 @@ from langgraph.graph import END, START, StateGraph
 
 from langgraph_compact import Budget, CompactionNode, CompactState, TokenCounter
 from langgraph_compact.checkpoint import CompactSqliteSaver, make_recall_tool
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.trajectories import load_trajectory, sample_path
 
-TRAJECTORY = CORPUS_DIR / "mini-swe-agent-test-django__django-11099.jsonl"
+TRAJECTORY = sample_path("mini-swe-agent-test-django__django-11099")
 
 
 def build_graph(saver: CompactSqliteSaver, recorded: list[Any], counter: TokenCounter) -> Any:
@@ -93,16 +93,21 @@ def main(db_path: str | Path) -> dict[str, Any]:
             "summary_covers": (summary.head_end, summary.covered_through),
             "history_is_intact": state["messages"] == recorded,
             "recall_sample": original[:120],
+            "summary": summary.render(),
         }
     for key, value in report.items():
-        print(f"{key:>24}: {value}")
-    print("\n" + summary.render()[:1_500])
+        if key != "summary":
+            print(f"{key:>24}: {value}")
+    print("\n" + report["summary"])
     return report
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        main(sys.argv[1])
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            main(Path(tmp) / "agent.sqlite")
+    args = [a for a in sys.argv[1:] if a != "--write-readme"]
+    with tempfile.TemporaryDirectory() as tmp:
+        printed = main(args[0] if args else Path(tmp) / "agent.sqlite")
+    if "--write-readme" in sys.argv:  # the README shows this summary as printed
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+        from _report import publish
+
+        publish("example", printed["summary"])

@@ -2,108 +2,54 @@
 
 Two parts: a pre-model compaction node that computes what the model sees, and a
 checkpointer that keeps every raw message exactly as written, stored once.
+
+The top level holds what a graph needs; the fold stages and summary internals live in
+``langgraph_compact.compaction``, the checkpointer in ``langgraph_compact.checkpoint``,
+the ``create_agent`` middleware in ``langgraph_compact.middleware``, LangMem interop in
+``langgraph_compact.interop`` and every error in ``langgraph_compact.errors``. Long lives:
+the task list in ``langgraph_compact.tasks``, rotation to a child thread in
+``langgraph_compact.rotation`` (hand-off in ``.handoff``, parent links and cross-thread
+recall in ``.lineage``), long-term memory in ``langgraph_compact.memory``, and the
+deepagents recipe in ``langgraph_compact.deep_agents``.
 """
 
-from langgraph_compact.checkpoint import (
-    AsyncCompactSqliteSaver,
-    CompactSqliteSaver,
-    HistoryItem,
-    HistoryPage,
-    RedactionResult,
-    SummaryGeneration,
-    make_recall_tool,
-)
 from langgraph_compact.compaction import (
     ChatModelSummarizer,
+    CompactionPlan,
     CompactionResult,
     CompactionSettings,
+    CompactionStats,
     ExtractiveSummarizer,
-    FoldConfig,
-    FoldResult,
-    LoopSignal,
-    RepairResult,
     RunningSummary,
-    Section,
-    StageStats,
     Summarizer,
-    SummaryItem,
-    SummaryRequest,
     acompact,
-    assert_tool_pairs_intact,
-    clip_text,
     compact,
-    detect_loops,
-    fold,
-    marker_ref,
     plan_compaction,
-    protocol_violations,
-    repair_projection,
-    verify_projection,
 )
-from langgraph_compact.errors import (
-    CompactError,
-    ContextBudgetError,
-    MessageError,
-    ProtocolError,
-    SchemaVersionError,
-    SummaryError,
-)
-from langgraph_compact.node import (
-    SERDE_ALLOWLIST,
-    CompactAgentState,
-    CompactionNode,
-    CompactState,
-)
-from langgraph_compact.policies import ToolMode, ToolPolicies, ToolPolicy
-from langgraph_compact.tokens import Budget, TokenCounter, get_encoding
+from langgraph_compact.errors import CompactError, ContextBudgetError
+from langgraph_compact.node import CompactAgentState, CompactionNode, CompactState
+from langgraph_compact.policies import ToolPolicies, ToolPolicy
+from langgraph_compact.tokens import Budget, TokenCounter
 
 __all__ = [
-    "SERDE_ALLOWLIST",
-    "AsyncCompactSqliteSaver",
     "Budget",
     "ChatModelSummarizer",
     "CompactAgentState",
     "CompactError",
-    "CompactSqliteSaver",
     "CompactState",
     "CompactionNode",
+    "CompactionPlan",
     "CompactionResult",
     "CompactionSettings",
+    "CompactionStats",
     "ContextBudgetError",
     "ExtractiveSummarizer",
-    "FoldConfig",
-    "FoldResult",
-    "HistoryItem",
-    "HistoryPage",
-    "LoopSignal",
-    "MessageError",
-    "ProtocolError",
-    "RedactionResult",
-    "RepairResult",
     "RunningSummary",
-    "SchemaVersionError",
-    "Section",
-    "StageStats",
     "Summarizer",
-    "SummaryError",
-    "SummaryGeneration",
-    "SummaryItem",
-    "SummaryRequest",
     "TokenCounter",
-    "ToolMode",
     "ToolPolicies",
     "ToolPolicy",
     "acompact",
-    "assert_tool_pairs_intact",
-    "clip_text",
     "compact",
-    "detect_loops",
-    "fold",
-    "get_encoding",
-    "make_recall_tool",
-    "marker_ref",
     "plan_compaction",
-    "protocol_violations",
-    "repair_projection",
-    "verify_projection",
 ]

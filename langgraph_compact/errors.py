@@ -7,11 +7,16 @@ __all__ = [
     "ContextBudgetError",
     "CorruptionError",
     "HistoryCursorError",
+    "InputFormatError",
+    "MemoryNamespaceError",
     "MessageError",
     "ProtocolError",
+    "RotationError",
     "SaverArgumentError",
     "SchemaVersionError",
+    "SettingsError",
     "SummaryError",
+    "TaskUpdateError",
 ]
 
 
@@ -21,6 +26,10 @@ class CompactError(Exception):
 
 class MessageError(CompactError, ValueError):
     """A message cannot be processed as given (missing id, unsupported content)."""
+
+
+class SettingsError(CompactError, ValueError):
+    """A setting or argument is invalid (unknown encoding, misaligned inputs, bad option)."""
 
 
 class ProtocolError(CompactError):
@@ -33,6 +42,10 @@ class ContextBudgetError(CompactError):
 
 class SummaryError(CompactError):
     """A summarizer failed or returned something that cannot be used."""
+
+
+class InputFormatError(CompactError, ValueError):
+    """A trajectory or log file cannot be read as messages (malformed line, unknown format)."""
 
 
 class SchemaVersionError(CompactError):
@@ -70,3 +83,15 @@ class HistoryCursorError(CompactError, ValueError):
 
 class SaverArgumentError(CompactError, ValueError):
     """A saver method got an argument it cannot use (an unknown prune strategy, a bad limit)."""
+
+
+class TaskUpdateError(CompactError, ValueError):
+    """A task list or task update has a malformed entry or an unknown status."""
+
+
+class RotationError(CompactError):
+    """A thread cannot be rotated (no such thread, no messages, child already exists)."""
+
+
+class MemoryNamespaceError(CompactError, ValueError):
+    """A long-term memory namespace cannot be built from the run's config."""

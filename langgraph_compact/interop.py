@@ -14,8 +14,8 @@ from langchain_core.messages import BaseMessage
 from langmem.short_term import RunningSummary as LangMemSummary
 
 from langgraph_compact.compaction.cut import find_head_end, is_cut_point
-from langgraph_compact.compaction.extract import sentences
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
+from langgraph_compact.compaction.text import sentences
 from langgraph_compact.errors import SummaryError
 from langgraph_compact.messages import span_digest
 
@@ -49,7 +49,7 @@ def from_langmem(
     while end > head_end and not is_cut_point(messages, end):
         end -= 1
     items = tuple(
-        SummaryItem(text=text, key=f"langmem:{n}", seq=end - 1, priority=2)
+        SummaryItem(text=text, key=f"langmem:{n}", kind="note", seq=end - 1, salience=0.6)
         for n, text in enumerate(sentences(summary.summary))
     )
     covered = messages[head_end:end]

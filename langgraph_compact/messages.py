@@ -14,7 +14,7 @@ import operator
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -22,8 +22,9 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph_compact.errors import MessageError
 
 __all__ = [
-    "cached_digest",
+    "MessageCache",
     "canonical_json",
+    "check_messages",
     "message_digest",
     "message_text",
     "require_ids",
@@ -107,62 +108,126 @@ def message_digest(message: BaseMessage) -> str:
     return h.hexdigest()
 
 
-_DIGESTS: dict[int, tuple[weakref.ref[BaseMessage], str]] = {}
-
-
-def cached_digest(message: BaseMessage) -> str:
-    """``message_digest``, remembered for as long as this message object lives.
-
-    Within a graph run LangGraph hands every step the same message objects, so the node
-    re-hashes only new messages. The cache is keyed by object identity and dropped when
-    the object dies. It assumes messages in state are not mutated in place, which is
-    LangGraph's contract: updates (``update_state``, reducers, redaction on load) create
-    new message objects, and new objects are always hashed afresh.
-    """
-    key = id(message)
-    hit = _DIGESTS.get(key)
-    if hit is not None and hit[0]() is message:
-        return hit[1]
-    digest = message_digest(message)
-
-    def forget(_: weakref.ref[BaseMessage]) -> None:
-        _DIGESTS.pop(key, None)
-
-    _DIGESTS[key] = (weakref.ref(message, forget), digest)
-    return digest
-
-
-_SPANS: OrderedDict[tuple[int, int, int], tuple[tuple[BaseMessage, ...], str]] = OrderedDict()
-_SPANS_LOCK = threading.Lock()
-SPAN_CACHE_SIZE = 8
-
-
-def span_digest(messages: Sequence[BaseMessage]) -> str:
+def span_digest(messages: Sequence[BaseMessage], cache: MessageCache | None = None) -> str:
     """A digest over the ids and digests of a run of messages, order-sensitive.
 
-    The node checks its summary's coverage with this on every call. A span made of the
-    very same message objects as a recent call is answered from a small identity cache
-    (an ``is`` comparison per message), so the steady-state check costs no hashing.
+    With a ``cache`` the per-message digests (and a recent identical span) are reused.
     """
-    items = tuple(messages)
-    key = (len(items), id(items[0]), id(items[-1])) if items else (0, 0, 0)
-    with _SPANS_LOCK:
-        hit = _SPANS.get(key)
-        if hit is not None and all(map(operator.is_, hit[0], items)):
-            _SPANS.move_to_end(key)
-            return hit[1]
+    if cache is not None:
+        return cache.span_digest(messages)
+    return _span_digest(messages, message_digest)
+
+
+def _span_digest(messages: Sequence[BaseMessage], digest: Callable[[BaseMessage], str]) -> str:
     h = hashlib.blake2b(digest_size=16)
-    for m in items:
+    for m in messages:
         h.update((m.id or "").encode())
         h.update(b"\x00")
-        h.update(cached_digest(m).encode())
+        h.update(digest(m).encode())
         h.update(b"\x01")
-    digest = h.hexdigest()
-    with _SPANS_LOCK:
-        _SPANS[key] = (items, digest)
-        while len(_SPANS) > SPAN_CACHE_SIZE:
-            _SPANS.popitem(last=False)
-    return digest
+    return h.hexdigest()
+
+
+class MessageCache:
+    """Per-message-object memo of digests and shortened copies, shared deliberately.
+
+    The compaction node sees the same message objects on every model call (LangGraph
+    hands each step the objects of the previous one), so hashing and copying only new
+    objects keeps a call's cost O(new messages). One instance is owned by each
+    ``TokenCounter`` (its count cache keys on these digests) and reached by the fold
+    stages through the counter.
+
+    Lifetime: an entry lives exactly as long as its message object (a weak reference
+    drops it when the object is collected), so memory is bounded by the messages the
+    application itself keeps alive; the span memo keeps at most ``SPAN_CACHE_SIZE``
+    spans. All operations take one lock, so a cache may be shared between threads. It
+    relies on LangGraph's contract that messages in state are never mutated in place:
+    updates create new objects, and new objects are always hashed afresh.
+    """
+
+    SPAN_CACHE_SIZE = 8
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._digests: dict[int, tuple[weakref.ref[BaseMessage], str]] = {}
+        self._copies: dict[int, tuple[weakref.ref[BaseMessage], dict[str, Any], BaseMessage]] = {}
+        self._spans: OrderedDict[tuple[int, int, int], tuple[tuple[BaseMessage, ...], str]] = (
+            OrderedDict()
+        )
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._digests) + len(self._copies)
+
+    def _forget(self, table: dict[int, Any], key: int) -> Callable[[object], None]:
+        def forget(_: object) -> None:
+            # Called by the garbage collector, possibly while this thread holds the lock;
+            # a plain dict pop is atomic, so it takes no lock.
+            table.pop(key, None)
+
+        return forget
+
+    def digest(self, message: BaseMessage) -> str:
+        """``message_digest(message)``, computed once per message object."""
+        key = id(message)
+        with self._lock:
+            hit = self._digests.get(key)
+            if hit is not None and hit[0]() is message:
+                return hit[1]
+        value = message_digest(message)
+        ref = weakref.ref(message, self._forget(self._digests, key))
+        with self._lock:
+            self._digests[key] = (ref, value)
+        return value
+
+    def copy(self, message: BaseMessage, update: dict[str, Any]) -> BaseMessage:
+        """``message.model_copy(update=update)``; the same copy again for the same inputs.
+
+        Handing back last call's copy keeps its digest and token count cached, so a warm
+        fold makes nothing new.
+        """
+        key = id(message)
+        with self._lock:
+            hit = self._copies.get(key)
+            if hit is not None and hit[0]() is message and hit[1] == update:
+                return hit[2]
+        copy = message.model_copy(update=update)
+        ref = weakref.ref(message, self._forget(self._copies, key))
+        with self._lock:
+            self._copies[key] = (ref, update, copy)
+        return copy
+
+    def span_digest(self, messages: Sequence[BaseMessage]) -> str:
+        """``span_digest(messages)``; a span of the very same objects as a recent call is
+        answered with one identity comparison per message, no hashing."""
+        items = tuple(messages)
+        key = (len(items), id(items[0]), id(items[-1])) if items else (0, 0, 0)
+        with self._lock:
+            hit = self._spans.get(key)
+            if hit is not None and all(map(operator.is_, hit[0], items)):
+                self._spans.move_to_end(key)
+                return hit[1]
+        value = _span_digest(items, self.digest)
+        with self._lock:
+            self._spans[key] = (items, value)
+            while len(self._spans) > self.SPAN_CACHE_SIZE:
+                self._spans.popitem(last=False)
+        return value
+
+
+def check_messages(messages: Sequence[Any], start: int = 0) -> None:
+    """Raise ``MessageError`` naming the first entry that is not a message with an id.
+
+    ``start`` is the index of ``messages[0]`` in the caller's list, for the error text.
+    """
+    for i, m in enumerate(messages, start):
+        if not isinstance(m, BaseMessage):
+            raise MessageError(
+                f"messages[{i}] is a {type(m).__name__}, not a LangChain message: "
+                f"{str(m)[:80]!r}. Convert it first (langchain_core.messages."
+                "convert_to_messages) or let the add_messages reducer do it."
+            )
+    require_ids(messages, start)
 
 
 def require_ids(messages: Sequence[BaseMessage], start: int = 0) -> None:

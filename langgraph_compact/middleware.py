@@ -29,13 +29,11 @@ from langchain.agents.middleware.types import (
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
 from langgraph.types import Command
 
-from langgraph_compact.compaction.compact import (
-    CompactionResult,
-    CompactionSettings,
-    acompact,
-    compact,
-)
+from langgraph_compact.compaction.assemble import CompactionResult
+from langgraph_compact.compaction.run import acompact, compact
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
+from langgraph_compact.tasks import task_block
 from langgraph_compact.tokens import Budget
 
 __all__ = ["CompactionMiddleware", "CompactionMiddlewareState"]
@@ -56,24 +54,37 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
 
     Args:
         budget: the token budget, or full ``CompactionSettings``.
+        tasks_key: state key of a to-do list (``todos``: the list LangChain's
+            ``TodoListMiddleware`` and deepagents keep with ``write_todos``; a ``TaskList``
+            works too), shown after the summary once there is one. None: not shown.
         **settings: any other ``CompactionSettings`` field.
     """
 
     state_schema = CompactionMiddlewareState
 
-    def __init__(self, budget: Budget | CompactionSettings, **settings: Any) -> None:
+    def __init__(
+        self,
+        budget: Budget | CompactionSettings,
+        *,
+        tasks_key: str | None = "todos",
+        **settings: Any,
+    ) -> None:
         super().__init__()
         base = budget if isinstance(budget, CompactionSettings) else CompactionSettings(budget)
         self.settings = replace(base, **settings) if settings else base
+        self.tasks_key = tasks_key
+
+    def _blocks(self, request: ModelRequest[Any]) -> list[BaseMessage]:
+        if self.tasks_key is None:
+            return []
+        return task_block(request.state.get(self.tasks_key), tool_name="write_todos")
 
     @staticmethod
-    def _inputs(request: ModelRequest[Any]) -> tuple[list[BaseMessage], RunningSummary | None]:
+    def _inputs(request: ModelRequest[Any]) -> tuple[list[BaseMessage], Any]:
         system = request.system_message
         if system is not None and not system.id:  # create_agent builds it without an id
             system = system.model_copy(update={"id": "system-prompt"})
         summary = request.state.get("running_summary")
-        if summary is not None and not isinstance(summary, RunningSummary):
-            summary = RunningSummary.model_validate(summary)
         return [*([system] if system else []), *request.messages], summary
 
     @staticmethod
@@ -96,12 +107,13 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
         self, request: ModelRequest[Any], handler: Handler
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Compact, call the model with the projection, and save a changed summary."""
-        result = compact(*self._inputs(request), self.settings)
+        result = compact(*self._inputs(request), self.settings, blocks=self._blocks(request))
         return self._response(result, handler(self._request(request, result)))
 
     async def awrap_model_call(
         self, request: ModelRequest[Any], handler: AsyncHandler
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Async twin of ``wrap_model_call``."""
-        result = await acompact(*self._inputs(request), self.settings)
+        blocks = self._blocks(request)
+        result = await acompact(*self._inputs(request), self.settings, blocks=blocks)
         return self._response(result, await handler(self._request(request, result)))

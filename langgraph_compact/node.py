@@ -18,33 +18,40 @@ Example:
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import replace
-from typing import Annotated, Any, TypedDict
+from dataclasses import asdict, replace
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from langchain_core.messages import AnyMessage, BaseMessage
-from langchain_core.runnables import RunnableConfig
-from langgraph._internal._runnable import RunnableCallable
+from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.channels.untracked_value import UntrackedValue
 from langgraph.config import get_stream_writer
 from langgraph.graph.message import add_messages
-from langgraph.prebuilt.chat_agent_executor import AgentState
+from langgraph.managed import RemainingSteps
 
-from langgraph_compact.compaction.compact import (
-    CompactionResult,
-    CompactionSettings,
-    acompact,
-    compact,
-)
+from langgraph_compact.compaction.assemble import CompactionResult
+from langgraph_compact.compaction.run import acompact, compact
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
+from langgraph_compact.memory import MemoryFlush, resolve_store
+from langgraph_compact.tasks import TaskList, refresh_tasks, task_block
 from langgraph_compact.tokens import Budget
 
 __all__ = ["SERDE_ALLOWLIST", "CompactAgentState", "CompactState", "CompactionNode"]
 
-SERDE_ALLOWLIST = (("langgraph_compact.compaction.summary", "RunningSummary"),)
+log = logging.getLogger(__name__)
+
+SERDE_ALLOWLIST = (
+    ("langgraph_compact.compaction.summary", "RunningSummary"),
+    ("langgraph_compact.tasks", "TaskList"),
+    ("langgraph_compact.tasks", "Task"),
+)
 """Msgpack allowlist entry for ``RunningSummary``. Graphs whose state declares
-``running_summary: RunningSummary`` get it from ``compile()`` in LangGraph's strict mode;
+``running_summary: RunningSummary`` (or ``tasks: TaskList``) get it from ``compile()`` in
+LangGraph's strict mode;
 pass it yourself (``JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)``) to
 silence the "unregistered type" warning of the default, non-strict mode."""
 
@@ -53,16 +60,25 @@ class CompactState(TypedDict, total=False):
     """Graph state for agents with compaction; extend it with your own keys.
 
     ``llm_input_messages`` is an ``UntrackedValue``: recomputed every call and never
-    written to the checkpoint, so the projection does not grow the database.
+    written to the checkpoint, so the projection does not grow the database. ``tasks``
+    holds the task list (``langgraph_compact.tasks``) and ``rotation_requested`` the
+    reason the ``rotate`` tool gave (``langgraph_compact.rotation``).
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
     running_summary: RunningSummary | None
+    tasks: TaskList | None
+    rotation_requested: str | None
     llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
 
 
-class CompactAgentState(AgentState):
+class CompactAgentState(TypedDict):
     """``create_react_agent`` state with compaction: use with ``pre_model_hook=CompactionNode``.
+
+    The fields of the prebuilt agent's state (``messages``, ``remaining_steps``) plus the
+    summary and the projection; it does not extend LangGraph's deprecated ``AgentState``.
+    For new agents prefer ``langchain.agents.create_agent`` with
+    ``langgraph_compact.middleware.CompactionMiddleware``.
 
     Example::
 
@@ -71,12 +87,19 @@ class CompactAgentState(AgentState):
         )
     """
 
-    running_summary: RunningSummary | None
-    llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
+    messages: Annotated[Sequence[BaseMessage], add_messages]
+    remaining_steps: NotRequired[RemainingSteps]
+    running_summary: NotRequired[RunningSummary | None]
+    tasks: NotRequired[TaskList | None]
+    llm_input_messages: NotRequired[Annotated[list[AnyMessage], UntrackedValue]]
 
 
-class CompactionNode(RunnableCallable):
+class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
     """Pre-model node: fold, summarize when over the trigger, verify, write the projection.
+
+    A ``RunnableLambda`` with a sync and an async body, so it runs natively in ``invoke``
+    and ``ainvoke`` graphs, as a ``StateGraph`` node or as ``create_react_agent``'s
+    ``pre_model_hook``.
 
     Args:
         budget: the token budget (``Budget``), or full ``CompactionSettings``.
@@ -84,12 +107,18 @@ class CompactionNode(RunnableCallable):
         summary_key: state key of the ``RunningSummary``.
         output_key: state key the projection is written to; ``llm_input_messages``
             matches ``create_react_agent``'s ``pre_model_hook`` contract.
+        tasks_key: state key of the ``TaskList`` (``langgraph_compact.tasks``): the node
+            reads new messages for task updates, writes the list when it changed, and
+            shows it after the summary once there is one. None: no task list.
+        memory: flush stable items of each committed summary to a ``BaseStore``
+            (``langgraph_compact.memory.MemoryFlush``); off by default. A failing
+            store is logged and the call goes on (raw history is not at stake).
         name: node name.
         **settings: any other ``CompactionSettings`` field (``counter``, ``summarizer``,
-            ``policies``, ``keep_recent_tokens``, ...).
+            ``policies``, ``keep_recent_tokens``, ``dedupe``, ...).
 
     The node emits a custom stream event ``{"compaction": stats}`` (``stream_mode=
-    "custom"``) with the token counts, the fold stats and the summary generation.
+    "custom"``): ``dataclasses.asdict`` of the call's ``CompactionStats``.
     """
 
     def __init__(
@@ -99,40 +128,94 @@ class CompactionNode(RunnableCallable):
         messages_key: str = "messages",
         summary_key: str = "running_summary",
         output_key: str = "llm_input_messages",
+        tasks_key: str | None = "tasks",
+        memory: MemoryFlush | None = None,
         name: str = "compact",
         **settings: Any,
     ) -> None:
-        super().__init__(self._run, self._arun, name=name, trace=False)
+        super().__init__(self._run, afunc=self._arun, name=name)
         base = budget if isinstance(budget, CompactionSettings) else CompactionSettings(budget)
         self.settings = replace(base, **settings) if settings else base
         self.messages_key = messages_key
         self.summary_key = summary_key
         self.output_key = output_key
+        self.tasks_key = tasks_key
+        self.memory = memory
 
-    def _inputs(self, state: Any) -> tuple[list[BaseMessage], RunningSummary | None]:
+    def __repr__(self) -> str:
+        return f"CompactionNode({self.settings.budget!r}, name={self.name!r})"
+
+    def _inputs(self, state: Any) -> tuple[list[BaseMessage], Any]:
         get = state.get if isinstance(state, dict) else lambda k, d=None: getattr(state, k, d)
         messages = get(self.messages_key)
         if messages is None:
             raise CompactError(
                 f"state has no {self.messages_key!r} key; pass messages_key= to CompactionNode"
             )
-        summary = get(self.summary_key, None)
-        if summary is not None and not isinstance(summary, RunningSummary):
-            summary = RunningSummary.model_validate(summary)
-        return list(messages), summary
+        return list(messages), get(self.summary_key, None)
 
-    def _update(self, result: CompactionResult) -> dict[str, Any]:
-        with suppress(RuntimeError):  # outside a graph run there is no stream to write to
-            get_stream_writer()({"compaction": result.stats})
+    def _task_state(
+        self, state: Any, messages: list[BaseMessage], summary: Any
+    ) -> tuple[TaskList | None, bool]:
+        """The refreshed task list and whether it changed; None without a ``tasks_key``.
+
+        Messages a summary covers were read on an earlier call, so reading starts no
+        earlier than the summary's cursor: O(uncovered messages), like the fold.
+        """
+        if self.tasks_key is None:
+            return None, False
+        get = state.get if isinstance(state, dict) else lambda k, d=None: getattr(state, k, d)
+        covered = getattr(summary, "covered_through", None)
+        if covered is None and isinstance(summary, dict):
+            covered = summary.get("covered_through")
+        return refresh_tasks(get(self.tasks_key, None), messages, int(covered or 0))
+
+    def _update(self, result: CompactionResult, tasks: TaskList | None) -> dict[str, Any]:
+        # Outside a graph run (the node invoked on its own) there is no stream to write to.
+        with suppress(RuntimeError, KeyError):
+            get_stream_writer()({"compaction": asdict(result.stats)})
         update: dict[str, Any] = {self.output_key: result.messages}
         if result.summary_changed:
             update[self.summary_key] = result.summary
+        if tasks is not None and self.tasks_key is not None:
+            update[self.tasks_key] = tasks
         return update
+
+    def _flushes(self, result: CompactionResult) -> bool:
+        return self.memory is not None and result.summary_changed and result.stats.summarized
+
+    def _flush_failed(self, config: RunnableConfig, exc: Exception) -> None:
+        thread = (config.get("configurable") or {}).get("thread_id")
+        log.warning("memory flush of thread %r failed; the run goes on: %s", thread, exc)
 
     def _run(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
         messages, summary = self._inputs(state)
-        return self._update(compact(messages, summary, self.settings))
+        tasks, changed = self._task_state(state, messages, summary)
+        result = compact(messages, summary, self.settings, blocks=task_block(tasks))
+        if self.memory is not None and result.summary is not None and self._flushes(result):
+            store = resolve_store(self.memory)
+            try:
+                self.memory.flush(store, result.summary, _summary(summary), config, messages)
+            except Exception as exc:
+                self._flush_failed(config, exc)
+        return self._update(result, tasks if changed else None)
 
     async def _arun(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
         messages, summary = self._inputs(state)
-        return self._update(await acompact(messages, summary, self.settings))
+        tasks, changed = self._task_state(state, messages, summary)
+        result = await acompact(messages, summary, self.settings, blocks=task_block(tasks))
+        if self.memory is not None and result.summary is not None and self._flushes(result):
+            store = resolve_store(self.memory)
+            try:
+                old = _summary(summary)
+                await self.memory.aflush(store, result.summary, old, config, messages)
+            except Exception as exc:
+                self._flush_failed(config, exc)
+        return self._update(result, tasks if changed else None)
+
+
+def _summary(value: Any) -> RunningSummary | None:
+    """The stored summary as a ``RunningSummary`` (state may hold its dict)."""
+    if value is None or isinstance(value, RunningSummary):
+        return value
+    return RunningSummary.model_validate(value)

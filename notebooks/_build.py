@@ -46,7 +46,7 @@ trail and often the task itself.
   enough, older turns folded into a structured `RunningSummary`.
 
 In this notebook we put `CompactionNode` in front of a model node, replay a real coding
-agent run from the bundled corpus through it with an 8,000-token context window, and
+agent run shipped with the package through it with an 8,000-token context window, and
 check that the model never saw more than the budget while the raw history stayed intact.
 """),
     code("""
@@ -57,9 +57,9 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 
 from langgraph_compact import Budget, CompactionNode, CompactState, TokenCounter
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.trajectories import load_trajectory, sample_path
 
-trajectory = load_trajectory(CORPUS_DIR / "mini-swe-agent-test-astropy__astropy-12907.jsonl")
+trajectory = load_trajectory(sample_path("mini-swe-agent-test-astropy__astropy-12907"))
 counter = TokenCounter()  # tiktoken o200k_base, works offline
 
 print(f"{len(trajectory)} messages, {counter.count_messages(trajectory):,} tokens in total")
@@ -129,12 +129,15 @@ steps: list[dict[str, int]] = []
 
 def agent(state: CompactState) -> dict[str, Any]:
     seen = state["llm_input_messages"]  # the projection, never the raw history
+    summary = state.get("running_summary")
     steps.append(
         {
             "raw_msgs": len(state["messages"]),
             "raw_tokens": counter.count_messages(state["messages"]),
             "seen_msgs": len(seen),
             "seen_tokens": counter.count_messages(seen),
+            "summary_tokens": summary.token_count if summary else 0,
+            "covered": summary.covered_through if summary else 0,
         }
     )
     return {"messages": [model.invoke(seen)]}
@@ -196,12 +199,44 @@ that is the hysteresis at work.
 print(f"{'call':>4} {'raw msgs':>8} {'raw tok':>8} {'seen msgs':>9} {'seen tok':>8} {'gen':>4}")
 for i, (step, event) in enumerate(zip(steps, events, strict=True), start=1):
     gen = event["summary_generation"] or "-"
-    mark = "*" if "summarizer" in event else ""
+    mark = "*" if event["summarized"] else ""
     print(
         f"{i:>4} {step['raw_msgs']:>8} {step['raw_tokens']:>8,} {step['seen_msgs']:>9} "
         f"{step['seen_tokens']:>8,} {gen!s:>4}{mark}"
     )
 print(f"usable budget: {budget.usable:,} tokens")
+"""),
+    md("""
+The same numbers as a picture. Top: tokens per model call — the raw history climbs, what
+the model is sent saw-tooths under the budget, and each dotted line is a summarizer run.
+Bottom: the summary's growth — its size in tokens (capped by `summary_max_tokens`) and how
+far its coverage cursor has moved through the raw history.
+"""),
+    code("""
+import matplotlib.pyplot as plt
+
+calls = range(1, len(steps) + 1)
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True, layout="constrained")
+top.plot(calls, [s["raw_tokens"] for s in steps], color="#9aa3ad", lw=2, label="raw history")
+top.plot(calls, [s["seen_tokens"] for s in steps], color="#1f6feb", lw=2, label="sent to the model")
+top.axhline(budget.usable, color="#cf222e", ls="--", lw=1, label=f"usable budget {budget.usable:,}")
+for i, event in zip(calls, events, strict=True):
+    if event["summarized"]:
+        top.axvline(i, color="#e36209", ls=":", lw=0.8)
+top.set_ylabel("input tokens")
+top.legend(frameon=False, fontsize=8)
+
+bottom.step(calls, [s["summary_tokens"] for s in steps], where="post", color="#bf8700",
+            label="summary tokens")
+bottom.set_ylabel("summary tokens")
+covered = bottom.twinx()
+covered.step(calls, [s["covered"] for s in steps], where="post", color="#1a7f37",
+             label="covered through (raw message)")
+covered.set_ylabel("covered through")
+bottom.set_xlabel("model call")
+bottom.legend(handles=[*bottom.get_lines(), *covered.get_lines()], loc="upper left",
+              frameon=False, fontsize=8)
+plt.show()
 """),
     md("""
 ## The running summary
@@ -240,7 +275,7 @@ which summarizer ran. Handy for logging and dashboards.
     code("""
 from pprint import pprint
 
-first_summary = next(e for e in events if "summarizer" in e)
+first_summary = next(e for e in events if e["summarized"])
 pprint(first_summary)
 """),
     md("""
@@ -295,7 +330,6 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 
 from langgraph_compact import (
-    SERDE_ALLOWLIST,
     Budget,
     CompactionNode,
     CompactState,
@@ -303,8 +337,9 @@ from langgraph_compact import (
     ToolPolicies,
     ToolPolicy,
 )
+from langgraph_compact.node import SERDE_ALLOWLIST
 from langgraph_compact.checkpoint import CompactSqliteSaver, make_recall_tool
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.trajectories import load_trajectory, sample_path
 
 workdir = Path(tempfile.mkdtemp(prefix="lgc-notebook-"))
 counter = TokenCounter()
@@ -352,7 +387,7 @@ def build_graph(checkpointer: Any, turns: list[AIMessage], outputs: dict[str, To
 
 
 def replay(checkpointer: Any, name: str, thread_id: str):
-    recorded = load_trajectory(CORPUS_DIR / name)
+    recorded = load_trajectory(sample_path(name))
     turns = [m for m in recorded if isinstance(m, AIMessage)]
     outputs = {m.tool_call_id: m for m in recorded if isinstance(m, ToolMessage)}
     graph, projections = build_graph(checkpointer, turns, outputs)
@@ -368,7 +403,7 @@ A file path is all the saver needs (it creates the schema on first use). We repl
 """),
     code("""
 saver = CompactSqliteSaver(workdir / "agent.sqlite", serde=serde)
-TRAJECTORY = "mini-swe-agent-test-django__django-11797.jsonl"
+TRAJECTORY = "mini-swe-agent-test-django__django-11797"
 graph, config, recorded, projections = replay(saver, TRAJECTORY, "django")
 
 state = graph.get_state(config).values
@@ -468,7 +503,7 @@ Threads share the database file but nothing else: history, search and recall are
 to one thread id, so a ref from one conversation resolves to nothing in another.
 """),
     code("""
-_, ctf_config, ctf_recorded, _ = replay(saver, "swe-agent-demo-ctf-crypto-eps.jsonl", "ctf")
+_, ctf_config, ctf_recorded, _ = replay(saver, "swe-agent-demo-ctf-crypto-eps", "ctf")
 print("messages per thread:", {t: saver.history(t, limit=1).total for t in ("django", "ctf")})
 print("recall from 'ctf' with a 'django' ref ->", recall.invoke({"ref": ref}, config=ctf_config))
 print("'GROUP BY' in 'ctf':", len(saver.history("ctf", text="GROUP BY").items), "hits")
@@ -573,14 +608,13 @@ from langgraph_compact import (
     Budget,
     CompactionSettings,
     ContextBudgetError,
-    FoldConfig,
-    ToolMode,
     ToolPolicies,
     ToolPolicy,
     compact,
-    fold,
 )
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.compaction import fold
+from langgraph_compact.policies import ToolMode
+from langgraph_compact.trajectories import load_trajectory, sample_path
 """),
     md("""
 ## 1. `Budget`
@@ -613,12 +647,12 @@ for bad in (
 
 Every summary costs a summarizer call (an LLM call, with `ChatModelSummarizer`) and
 invalidates the provider's prompt cache. If compaction only trimmed to just under the
-trigger, the next tool output would push it over again. Below we feed a 378-message
+trigger, the next tool output would push it over again. Below we feed a 314-message
 trajectory to `compact()` — the function the node calls — one model turn at a time, and
 count summarizer runs for three targets under the same trigger.
 """),
     code("""
-trajectory = load_trajectory(CORPUS_DIR / "mini-swe-agent-dev_rerun-pylint-dev__astroid-1333.jsonl")
+trajectory = load_trajectory(sample_path("mini-swe-agent-test-django__django-11797"))
 
 
 def simulate(budget: Budget) -> tuple[int, int]:
@@ -630,8 +664,8 @@ def simulate(budget: Budget) -> tuple[int, int]:
         result = compact(trajectory[:end], summary, settings)
         if result.summary_changed:
             summary = result.summary
-        summarizer_calls += "summarizer" in result.stats
-        peak = max(peak, result.stats["tokens_after"])
+        summarizer_calls += result.stats.summarized
+        peak = max(peak, result.stats.tokens_after)
     return summarizer_calls, peak
 
 
@@ -706,7 +740,10 @@ policies = ToolPolicies({
 
 
 def show_fold(policies: ToolPolicies) -> None:
-    result = fold(history, FoldConfig(policies=policies, protect_recent_tokens=50_000))
+    settings = CompactionSettings(
+        Budget(context_window=128_000), policies=policies, keep_recent_tokens=50_000
+    )
+    result = fold(history, settings)
     for before, after in zip(history, result.messages, strict=True):
         if not isinstance(before, ToolMessage):
             continue
@@ -738,7 +775,8 @@ To use policies in a graph: `CompactionNode(budget, policies=policies)`.
 the history the summary does not cover). Its stats say what each stage did:
 """),
     code("""
-result = fold(trajectory, FoldConfig())
+window = Budget(context_window=128_000)
+result = fold(trajectory, CompactionSettings(window, keep_recent_tokens=20_000))
 print(f"{len(trajectory)} messages: {result.tokens_before:,} -> {result.tokens_after:,} tokens "
       f"({result.saved / result.tokens_before:.0%} saved), {len(result.refs)} messages shortened")
 print(f"{'stage':<8} {'before':>8} {'after':>8} {'items':>6} {'saved':>7}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -48,3 +49,34 @@ def test_publish_replaces_only_its_block(tmp_path: Path, monkeypatch: pytest.Mon
     assert saved["data"] == {"x": 1} and saved["text"] == "new a\nline 2\n"
     with pytest.raises(ValueError, match="no block for 'c'"):
         publish("c", "x", readme=readme)
+
+
+def test_cli_reference_is_the_commands_help() -> None:
+    from langgraph_compact.cli.reference import BLOCK, reference
+
+    found = BLOCK.search(README_TEXT)
+    assert found, "README has no <!-- cli:reference --> block"
+    assert found.group("body") == reference(), (
+        "README CLI reference is stale: python -m langgraph_compact.cli.reference README.md"
+    )
+
+
+def test_readme_front_door_commands_and_picture() -> None:
+    from langgraph_compact.cli import main
+
+    blocks = {
+        name: re.search(
+            rf"<!-- ci:{name} -->\n```bash\n(.+?)\n```\n<!-- /ci:{name} -->", README_TEXT
+        )
+        for name in ("demo", "test")
+    }
+    assert all(blocks.values()), "README lacks the ci:demo / ci:test command blocks"
+    assert "langgraph-compact demo" in blocks["demo"].group(1)
+    assert "pytest" in blocks["test"].group(1)
+    first_screen = README_TEXT[: README_TEXT.index("## Try it")]
+    assert "![" in first_screen and "docs/demo/demo.png" in first_screen
+    for image in ("docs/demo/demo.png", "docs/replay.png"):
+        assert image in README_TEXT, image
+        assert (README.parent / image).read_bytes()[:4] == b"\x89PNG", image
+    for name in main.commands:
+        assert f"#### `langgraph-compact {name}`" in README_TEXT, name

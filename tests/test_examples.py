@@ -23,3 +23,7 @@ def test_coding_agent_example(tmp_path: Path) -> None:
     assert report["peak_model_input_tokens"] <= 8_000 < report["raw_tokens"]
     assert report["summary_generation"] >= 1
     assert report["recall_sample"].startswith("[ref=mini-swe-agent-test-django__django-11099-5")
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    assert report["summary"] + "\n" in readme, (
+        "the README's example summary is stale: run python examples/coding_agent.py --write-readme"
+    )

@@ -10,13 +10,14 @@ import pytest
 from factories import ai, ai_tool_call, human, system, tool_result
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from langgraph_compact.compaction.pipeline import FoldConfig, fold
+from langgraph_compact.compaction.fold import fold
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.stage import marker_ref
 from langgraph_compact.compaction.verify import UNKNOWN_TOOL_NAME, assert_tool_pairs_intact
 from langgraph_compact.errors import MessageError, ProtocolError
 from langgraph_compact.messages import canonical_json
 from langgraph_compact.policies import ToolPolicies, ToolPolicy
-from langgraph_compact.tokens import TokenCounter
+from langgraph_compact.tokens import Budget, TokenCounter
 
 LOG = "".join(f"test_{i} PASSED\n" for i in range(800))
 
@@ -30,9 +31,9 @@ def _history() -> list[BaseMessage]:
     return msgs
 
 
-def _config(**kwargs: Any) -> FoldConfig:
-    kwargs.setdefault("protect_recent_tokens", 3_000)
-    return FoldConfig(counter=TokenCounter(), **kwargs)
+def _config(**kwargs: Any) -> CompactionSettings:
+    kwargs.setdefault("keep_recent_tokens", 3_000)
+    return CompactionSettings(Budget(context_window=128_000), counter=TokenCounter(), **kwargs)
 
 
 def test_fold_reports_each_stage_and_consistent_tokens() -> None:
@@ -96,7 +97,7 @@ def test_stages_can_be_switched_off() -> None:
 def test_protected_window_keeps_recent_text() -> None:
     msgs: list[BaseMessage] = [human("task"), human("x" * 50_000, id="big-old")]
     msgs += [ai("y" * 50_000, id="big-new")]
-    result = fold(msgs, _config(protect_recent_tokens=7_000, max_text_chars=1_000))
+    result = fold(msgs, _config(keep_recent_tokens=7_000, max_text_chars=1_000))
     assert marker_ref(str(result.messages[1].content)) == "big-old"
     assert result.messages[2] is msgs[2]
     assert result.protected_from == 2
@@ -126,7 +127,7 @@ def test_non_string_content_blocks_are_handled() -> None:
         ToolMessage(out_blocks, tool_call_id=call.tool_calls[0]["id"] or "", id="tool-blocks"),
         ai("done"),
     ]
-    result = fold(msgs, _config(protect_recent_tokens=100))
+    result = fold(msgs, _config(keep_recent_tokens=100))
     text_block = result.messages[1].content[0]
     assert isinstance(text_block, dict) and marker_ref(text_block["text"]) == "blocks"
     assert result.messages[1].content[1:] == blocks[1:]  # non-text blocks kept as is
@@ -143,7 +144,7 @@ def test_empty_tool_name_is_repaired_and_reported() -> None:
     assert isinstance(out, AIMessage) and out.tool_calls[0]["name"] == UNKNOWN_TOOL_NAME
     assert result.repairs and result.stats[0].stage == "repair"
     with pytest.raises(ProtocolError, match="empty name"):
-        fold(msgs, _config(repair=False))
+        fold(msgs, _config(), repair=False)
 
 
 def test_five_megabyte_tool_output_is_clipped_quickly() -> None:
@@ -207,7 +208,7 @@ def test_warm_fold_reuses_its_shortened_copies() -> None:
     """The second fold of the same messages re-makes no copy (digests and counts stay cached)."""
     call = ai_tool_call("bash", {"command": "cat big.log"}, id="a-big")
     history = [human(id="h-big"), call, tool_result(call, "x\n" * 40_000, id="t-big")]
-    config = FoldConfig()
+    config = CompactionSettings.default()
     first, second = fold(history, config), fold(history, config)
     assert first.refs == ("t-big",)
     assert second.messages[2] is first.messages[2]

@@ -6,23 +6,27 @@ import re
 from pathlib import Path
 
 import pytest
+from corpus import corpus_files
 from factories import unreferenced_changes
 from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
-from langgraph_compact.compaction.pipeline import FoldConfig, fold
+from langgraph_compact.compaction.fold import fold
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.verify import assert_tool_pairs_intact, protocol_violations
 from langgraph_compact.policies import ToolPolicies, ToolPolicy
-from langgraph_compact.tokens import TokenCounter
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.tokens import Budget, TokenCounter
+from langgraph_compact.trajectories import load_trajectory
 
 FILES = corpus_files()
 COUNTER = TokenCounter()
+BUDGET = Budget(context_window=128_000)
 CONFIGS = {
-    "default": FoldConfig(counter=COUNTER),
-    "tight": FoldConfig(
+    "default": CompactionSettings(BUDGET, counter=COUNTER, keep_recent_tokens=20_000),
+    "tight": CompactionSettings(
+        BUDGET,
         counter=COUNTER,
         policies=ToolPolicies(default=ToolPolicy(max_chars=800, max_arg_chars=300)),
-        protect_recent_tokens=1_500,
+        keep_recent_tokens=1_500,
         max_text_chars=2_000,
     ),
 }

@@ -17,11 +17,12 @@ from langchain_core.messages import (
 )
 
 from langgraph_compact.compaction.clip import clip_text
-from langgraph_compact.compaction.pipeline import FoldConfig, fold
+from langgraph_compact.compaction.fold import fold
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.stage import marker_ref
 from langgraph_compact.compaction.verify import assert_tool_pairs_intact
 from langgraph_compact.policies import ToolMode, ToolPolicies, ToolPolicy
-from langgraph_compact.tokens import TokenCounter
+from langgraph_compact.tokens import Budget, TokenCounter
 
 COUNTER = TokenCounter()
 TOOLS = ["read_file", "bash", "web_fetch", "write_file"]
@@ -101,10 +102,11 @@ def test_fold_properties(
     max_text: int,
 ) -> None:
     snapshot = [m.model_dump() for m in history]
-    config = FoldConfig(
+    config = CompactionSettings(
+        Budget(context_window=128_000),
         counter=COUNTER,
         policies=ToolPolicies(tool_policies, default=default),
-        protect_recent_tokens=protect,
+        keep_recent_tokens=protect,
         max_text_chars=max_text,
     )
     result = fold(history, config)

@@ -1,11 +1,10 @@
-"""Wiring into LangGraph's prebuilt agent, and the chat-model summarizer path."""
+"""Wiring into LangGraph's prebuilt agent and LangChain's ``create_agent``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from factories import ai_tool_call, human, system, tool_result
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.tools import tool
@@ -13,9 +12,6 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.prebuilt import create_react_agent
 from pydantic import Field
 
-from langgraph_compact.compaction.compact import CompactionSettings, compact
-from langgraph_compact.compaction.llm import ChatModelSummarizer
-from langgraph_compact.compaction.summary import Section
 from langgraph_compact.node import CompactAgentState, CompactionNode
 from langgraph_compact.tokens import Budget, TokenCounter
 
@@ -54,7 +50,7 @@ def test_create_react_agent_pre_model_hook_keeps_history_and_budget() -> None:
     agent = create_react_agent(
         model,
         [read_file],
-        pre_model_hook=CompactionNode(BUDGET, counter=COUNTER),
+        pre_model_hook=CompactionNode(BUDGET, counter=COUNTER, output_share=None),
         state_schema=CompactAgentState,
         checkpointer=InMemorySaver(),
     )
@@ -65,44 +61,6 @@ def test_create_react_agent_pre_model_hook_keeps_history_and_budget() -> None:
     assert max(COUNTER.count_messages(seen) for seen in model.seen) <= BUDGET.usable
     checkpoint = agent.checkpointer.get_tuple(config).checkpoint
     assert "llm_input_messages" not in checkpoint["channel_values"]
-
-
-class JsonSummaryModel(GenericFakeChatModel):
-    """Answers with a fixed JSON summary; records the prompts."""
-
-    prompts: list[list[BaseMessage]] = Field(default_factory=list)
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.prompts.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
-
-
-def _history() -> list[BaseMessage]:
-    msgs: list[BaseMessage] = [system(id="s"), human("Fix the parser. Never edit vendor/.", id="h")]
-    for i in range(30):
-        call = ai_tool_call("bash", {"command": f"cat src/p{i}.py"}, id=f"a{i}")
-        msgs += [call, tool_result(call, "code\n" * 400, id=f"t{i}")]
-    return msgs
-
-
-def test_chat_model_summarizer_retries_once_then_merges_missing_items() -> None:
-    answer = '{"Goal": ["Fix the parser"], "Done": ["read sources"]}'
-    model = JsonSummaryModel(messages=iter([AIMessage(answer), AIMessage(answer)]), prompts=[])
-    settings = CompactionSettings(BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(model))
-    result = compact(_history(), None, settings)
-    assert result.summary is not None and result.summary.summarizer == "chat-model"
-    assert len(model.prompts) == 2  # first answer missed the file paths: one retry
-    assert "missing" in model.prompts[1][-1].content
-    assert "src/p24.py" in result.summary.current(Section.FILES_READ)  # merged in
-    assert "Fix the parser" in result.summary.current(Section.GOAL)
-
-
-def test_chat_model_summarizer_garbage_falls_back_to_extraction() -> None:
-    model = JsonSummaryModel(messages=iter([AIMessage("I cannot do that.")]), prompts=[])
-    settings = CompactionSettings(BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(model))
-    result = compact(_history(), None, settings)
-    assert result.summary is not None and result.summary.summarizer == "extractive"
-    assert "no JSON object" in result.stats["summarizer_error"]
 
 
 def test_create_agent_middleware_keeps_history_and_saves_the_summary() -> None:
@@ -121,7 +79,7 @@ def test_create_agent_middleware_keeps_history_and_saves_the_summary() -> None:
         model,
         [read_file],
         system_prompt="You read files.",
-        middleware=[CompactionMiddleware(BUDGET, counter=COUNTER)],
+        middleware=[CompactionMiddleware(BUDGET, counter=COUNTER, output_share=None)],
         checkpointer=InMemorySaver(),
     )
     config = {"configurable": {"thread_id": "m"}}

@@ -7,7 +7,8 @@ from factories import ai_tool_call, human, system, tool_result
 from langchain_core.messages import BaseMessage
 from langmem.short_term import RunningSummary as LangMemSummary
 
-from langgraph_compact import Budget, CompactionSettings, Section, TokenCounter, compact
+from langgraph_compact import Budget, CompactionSettings, TokenCounter, compact
+from langgraph_compact.compaction import Section
 from langgraph_compact.errors import SummaryError
 from langgraph_compact.interop import from_langmem, to_langmem
 
@@ -24,7 +25,7 @@ def _history(n: int) -> list[BaseMessage]:
 
 
 def test_import_continues_with_a_delta_and_keeps_the_text() -> None:
-    raw = _history(40)
+    raw = _history(90)
     imported = from_langmem(
         LangMemSummary(
             summary="Modules m0 to m9 were audited. Ticket AB-1234 tracks the findings.",

@@ -12,9 +12,14 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 
-from langgraph_compact.compaction.compact import CompactionSettings, acompact, compact
-from langgraph_compact.compaction.summarize import ExtractiveSummarizer, SummaryRequest
-from langgraph_compact.compaction.summary import RunningSummary, Section, is_summary_message
+from langgraph_compact.compaction.run import acompact, compact
+from langgraph_compact.compaction.settings import CompactionSettings
+from langgraph_compact.compaction.summarize import (
+    ExtractiveSummarizer,
+    SummaryDraft,
+    SummaryRequest,
+)
+from langgraph_compact.compaction.summary import RunningSummary, is_summary_message
 from langgraph_compact.errors import ContextBudgetError, MessageError
 from langgraph_compact.node import CompactionNode, CompactState
 from langgraph_compact.tokens import Budget, TokenCounter
@@ -31,11 +36,11 @@ class CountingSummarizer:
     def __init__(self) -> None:
         self.calls = 0
 
-    def summarize(self, request: SummaryRequest) -> RunningSummary:
+    def summarize(self, request: SummaryRequest) -> SummaryDraft:
         self.calls += 1
         return ExtractiveSummarizer(name=self.name).summarize(request)
 
-    async def asummarize(self, request: SummaryRequest) -> RunningSummary:
+    async def asummarize(self, request: SummaryRequest) -> SummaryDraft:
         return self.summarize(request)
 
 
@@ -95,28 +100,57 @@ def test_projection_is_head_one_summary_then_tail() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", [RuntimeError("model down"), "not a summary", "wrong coverage"], ids=str
+    "bad",
+    [RuntimeError("model down"), "not a summary", {"sections": "garbage"}, None],
+    ids=["raises", "a string", "malformed sections", "None"],
 )
-def test_failing_or_garbage_summarizer_degrades_to_extraction(bad: object) -> None:
+def test_failing_or_garbage_summarizer_degrades_to_extraction(
+    bad: object, caplog: pytest.LogCaptureFixture
+) -> None:
     class Bad:
         name = "bad"
 
         def summarize(self, request: SummaryRequest) -> Any:
             if isinstance(bad, Exception):
                 raise bad
-            if bad == "wrong coverage":
-                good = ExtractiveSummarizer().summarize(request)
-                return good.model_copy(update={"covered_through": good.covered_through - 2})
+            if isinstance(bad, dict):
+                return SummaryDraft(bad["sections"])  # type: ignore[arg-type]
             return bad
 
         async def asummarize(self, request: SummaryRequest) -> Any:
             return self.summarize(request)
 
     raw = _history(40)
-    result = compact(raw, None, _settings(Bad()))
+    with caplog.at_level("WARNING", logger="langgraph_compact"):
+        result = compact(raw, None, _settings(Bad()))
     assert result.summary is not None and result.summary.summarizer == "extractive"
-    assert result.stats["summarizer_error"]
+    assert result.summary.path.startswith("fallback: ")
+    assert result.stats.summarizer_error
+    assert "falling back to extraction" in caplog.text
     assert COUNTER.count_messages(result.messages) <= BUDGET.usable
+
+
+def test_summarizer_cannot_break_coverage_or_idempotence() -> None:
+    """Coverage is stamped by compact(): a summarizer's wrong coverage or empty digest is
+    ignored, so an unchanged history never calls it again."""
+
+    class Careless(CountingSummarizer):
+        def summarize(self, request: SummaryRequest) -> Any:
+            self.calls += 1
+            good = ExtractiveSummarizer().summarize(request)
+            return RunningSummary(
+                sections=dict(good.sections), head_end=0, covered_through=1, span_digest=""
+            )
+
+    summarizer = Careless()
+    raw = _history(40)
+    first = compact(raw, None, _settings(summarizer))
+    assert first.summary is not None and first.summary.span_digest
+    assert first.summary.head_end == 2 and first.summary.covered_through > 2
+    for _ in range(3):
+        again = compact(raw, first.summary, _settings(summarizer))
+        assert not again.summary_changed and again.messages == first.messages
+    assert summarizer.calls == 1
 
 
 def test_edited_history_rebuilds_coverage() -> None:
@@ -133,7 +167,7 @@ def test_edited_history_rebuilds_coverage() -> None:
     assert rebuilt.summary.generation == first.summary.generation + 1
     branched = compact(raw[:10], first.summary, settings)  # a fork from an earlier checkpoint
     assert branched.summary_changed and branched.summary is None
-    assert "covers up to" in branched.stats["rebuilt_reason"]
+    assert "covers up to" in (branched.stats.rebuilt_reason or "")
 
 
 def test_oversized_system_prompt_is_a_budget_error_naming_the_overage() -> None:
@@ -142,16 +176,24 @@ def test_oversized_system_prompt_is_a_budget_error_naming_the_overage() -> None:
         compact(raw, None, _settings())
 
 
-def test_huge_first_request_is_clipped_and_carried_by_the_summary() -> None:
+def test_huge_first_request_is_clipped_and_its_omitted_part_carried_by_the_summary() -> None:
+    filler = "Background paragraph. " * 1_000
     task = (
-        "Never touch the vendored code. " + "Background paragraph. " * 2_000 + "Ticket is QX-9911."
+        f"Fix the importer. {filler}Never touch the vendored code. Ticket is QX-9911. "
+        f"{filler}Thanks."
     )
     raw = [system(id="s"), HumanMessage(task, id="h"), ai("Looking.", id="a")]
     result = compact(raw, None, _settings())
     head = result.messages[1]
-    assert "ref=h" in head.content and head.content.startswith("Never touch")
-    assert result.summary is not None
-    assert any("vendored" in c for c in result.summary.current(Section.CONSTRAINTS))
+    assert "ref=h" in head.content and head.content.startswith("Fix the importer.")
+    assert "vendored" not in head.content  # it was in the omitted middle ...
+    summary = result.summary
+    assert summary is not None and summary.covers_head
+    text = summary.render()
+    assert "vendored" in text and "QX-9911" in text  # ... and the summary carries it
+    assert "the part of message 2 left out above" in summary.title()
+    carried = [i.text for i in summary.all_items() if i.kind != "goal"]
+    assert not any("Background paragraph" in t for t in carried)  # shown text not repeated
     assert COUNTER.count_messages(result.messages) <= BUDGET.usable
 
 
@@ -191,6 +233,7 @@ def test_node_streams_stats_and_does_not_checkpoint_the_projection() -> None:
     assert stats and stats[-1]["tokens_after"] <= BUDGET.usable
     assert stats[-1]["summarized"] is True
     assert stats[-1]["summary_generation"] == 1
+    assert stats[-1]["stages"]["clip"] >= 0 and "prune" in stats[-1]["stages"]
     state = graph.get_state(config)
     assert "llm_input_messages" not in state.values
     assert isinstance(state.values["running_summary"], RunningSummary)
@@ -218,7 +261,7 @@ def test_loop_note_stays_while_the_loop_goes_on_even_after_its_start_is_summariz
     assert first.messages[-1].additional_kwargs.get("langgraph_compact_note") == "loop"
     again = compact(raw, first.summary, settings)
     assert again.messages == first.messages  # same state, same projection: note included
-    assert again.stats["loop"]["count"] == 6
+    assert again.stats.loop is not None and again.stats.loop["count"] == 6
 
 
 class SlowSummarizer:
@@ -226,11 +269,11 @@ class SlowSummarizer:
 
     name = "slow"
 
-    def summarize(self, request: SummaryRequest) -> RunningSummary:
+    def summarize(self, request: SummaryRequest) -> SummaryDraft:
         time.sleep(2)
         return ExtractiveSummarizer(name=self.name).summarize(request)
 
-    async def asummarize(self, request: SummaryRequest) -> RunningSummary:
+    async def asummarize(self, request: SummaryRequest) -> SummaryDraft:
         await asyncio.sleep(2)
         return ExtractiveSummarizer(name=self.name).summarize(request)
 
@@ -241,7 +284,7 @@ def test_slow_summarizer_times_out_to_extraction() -> None:
     result = compact(_history(40), None, settings)
     assert time.perf_counter() - start < 1.5
     assert result.summary is not None and result.summary.summarizer == "extractive"
-    assert "timed out" in result.stats["summarizer_error"]
+    assert "no answer within" in (result.stats.summarizer_error or "")
 
 
 async def test_slow_async_summarizer_times_out_to_extraction() -> None:
@@ -250,7 +293,7 @@ async def test_slow_async_summarizer_times_out_to_extraction() -> None:
     result = await acompact(_history(40), None, settings)
     assert time.perf_counter() - start < 1.5
     assert result.summary is not None and result.summary.summarizer == "extractive"
-    assert "timed out" in result.stats["summarizer_error"]
+    assert "no answer within" in (result.stats.summarizer_error or "")
 
 
 def test_id_lost_inside_the_covered_span_is_still_an_error() -> None:

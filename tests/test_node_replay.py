@@ -6,12 +6,11 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from replay import replay
+from corpus import corpus_files
 
-from langgraph_compact.compaction.compact import CompactionSettings
-from langgraph_compact.node import CompactionNode
+from langgraph_compact.replay import make_strategy, replay_trajectory
 from langgraph_compact.tokens import Budget, TokenCounter
-from langgraph_compact.trajectories import corpus_files, load_trajectory
+from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
 
@@ -25,14 +24,17 @@ def _budget(tokens: int) -> Budget:
 def test_replay_stays_in_budget_valid_and_lossless(path: Path, tokens: int) -> None:
     trajectory = load_trajectory(path)
     budget = _budget(tokens)
-    node = CompactionNode(CompactionSettings(budget, counter=COUNTER))
-    final, log, _ = replay(trajectory, node, COUNTER)
+    run = replay_trajectory(
+        path.stem, trajectory, make_strategy("ours", budget, COUNTER), budget, COUNTER
+    )
 
+    assert run.error is None
+    final = run.final_messages
     assert [m.id for m in final] == [m.id for m in trajectory]
     assert final == trajectory  # raw history untouched by compaction
-    assert log.input_tokens, "the model was never called"
-    assert max(log.input_tokens) <= budget.usable
-    assert [v for v in log.violations if v] == []
-    assert log.gaps == []
-    cursors = [c for c in log.coverage if c is not None]
+    assert run.calls, "the model was never called"
+    assert run.max_input <= budget.usable
+    assert [c.violations for c in run.calls if c.violations] == []
+    assert [c.gap for c in run.calls if c.gap] == []
+    cursors = [c.coverage for c in run.calls if c.coverage is not None]
     assert all(a[0] == b[0] and a[1] <= b[1] for a, b in pairwise(cursors))

@@ -7,6 +7,7 @@ working directory; any cell error fails the test.
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import nbclient
@@ -53,3 +54,17 @@ def test_notebook_runs(path: Path, tmp_path: Path) -> None:
         if output.output_type == "error"
     ]
     assert not errors, errors
+
+
+def test_committed_notebooks_are_what_the_generator_writes() -> None:
+    spec = importlib.util.spec_from_file_location("_build", NOTEBOOK_DIR / "_build.py")
+    assert spec and spec.loader
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    assert set(build.NOTEBOOKS) == {p.name for p in NOTEBOOKS}
+    for name, cells in build.NOTEBOOKS.items():
+        committed = nbformat.read(NOTEBOOK_DIR / name, as_version=4)
+        generated = build.build(cells)
+        assert [c.source for c in committed.cells] == [c.source for c in generated.cells], (
+            f"{name} differs from notebooks/_build.py: run .venv/bin/python notebooks/_build.py"
+        )

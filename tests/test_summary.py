@@ -37,8 +37,8 @@ def _summary() -> RunningSummary:
 
 def test_render_has_one_marked_header_and_sections_in_anchor_order() -> None:
     text = _summary().render()
-    assert text.startswith("[Summary of messages 3–40 of this thread (generation 3)")
-    assert "recall tool" in text.splitlines()[0]
+    assert text.startswith("[Summary of messages 3–40 (generation 3)")
+    assert "recall(ref or query)" in text.splitlines()[0]
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert headings == [
         "## Goal",

@@ -15,14 +15,16 @@ import pytest
 import tiktoken
 import tiktoken.load
 import tiktoken_ext.openai_public as openai_public  # type: ignore[import-untyped]
+from corpus import CORPUS_DIR
 from factories import ai, ai_tool_call, human, system, tool_result
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import HumanMessage, ToolMessage, trim_messages
 
-from langgraph_compact import tokens
+from langgraph_compact import encodings as tokens
+from langgraph_compact.encodings import get_encoding
 from langgraph_compact.messages import message_text
-from langgraph_compact.tokens import Budget, TokenCounter, get_encoding
-from langgraph_compact.trajectories import CORPUS_DIR, load_trajectory
+from langgraph_compact.tokens import Budget, TokenCounter
+from langgraph_compact.trajectories import load_trajectory
 
 URL = "https://openaipublic.blob.core.windows.net/encodings/{}.tiktoken"
 

@@ -20,6 +20,7 @@ Format: ``b"\\x03"``, the depth as a varint (0: snapshot), the base's 8-byte che
 
 from __future__ import annotations
 
+import copy
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -146,7 +147,9 @@ def _flat(
     empty: Sequence[str],
     run_id: str | None,
 ) -> dict[str, Any]:
-    md = dict(metadata)
+    # Copies: the record is cached as the next row's base, while the caller (LangGraph)
+    # goes on updating its own checkpoint dicts in place.
+    md = copy.deepcopy(dict(metadata))
     moved = run_id is not None and md.get("run_id") == run_id
     if moved:
         del md["run_id"]
@@ -155,7 +158,7 @@ def _flat(
         "ts": checkpoint.get("ts"),
         "cv": dict(checkpoint.get("channel_versions", {})),
         "vs": {k: dict(v) for k, v in checkpoint.get("versions_seen", {}).items()},
-        "sk": {k: v for k, v in checkpoint.items() if k not in skip},
+        "sk": copy.deepcopy({k: v for k, v in checkpoint.items() if k not in skip}),
         "md": md,
         "p": parent,
         "il": {k: [t, b] for k, (t, b) in inline.items()},

@@ -222,6 +222,8 @@ SELECT_BLOBS = """SELECT b.channel, b.version, b.type, b.blob, b.base_version, b
     FROM (VALUES {values}) AS v CROSS JOIN lgc_blobs AS b
     WHERE b.tid = ? AND b.checkpoint_ns = ? AND b.version = v.column1
         AND b.channel = v.column2"""
+SELECT_BLOB_KEYS = """SELECT b.channel FROM (VALUES {values}) AS v CROSS JOIN lgc_blobs AS b
+    WHERE b.tid = ? AND b.checkpoint_ns = ? AND b.version = v.column1 AND b.channel = v.column2"""
 SELECT_BLOB = """SELECT type, blob, base_version, chk FROM lgc_blobs
     WHERE tid = ? AND checkpoint_ns = ? AND version = ? AND channel = ?"""
 SELECT_REF_CHAIN = """WITH RECURSIVE chain(version, type, blob, base_version, chk, n) AS (

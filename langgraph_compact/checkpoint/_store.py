@@ -9,10 +9,10 @@ checkpoint and the channel or message, never a wrong or empty value.
 from __future__ import annotations
 
 import builtins
+import copy
 from collections.abc import Sequence
 from typing import Any, cast
 
-from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     ChannelVersions,
@@ -101,35 +101,28 @@ class CheckpointStore(MessageStore):
         inline: dict[str, tuple[str, bytes]] = {}
         empty: list[str] = []
         blob_rows: list[tuple[Any, ...]] = []
+        unknown: dict[str, tuple[str, Any]] = {}
         for channel, raw_version in checkpoint["channel_versions"].items():
             version = str(raw_version)
             if channel not in values:
                 empty.append(channel)
-                continue
-            value = values[channel]
-            if channel in new_versions:
-                written = yield from store_list(self, th, ns, channel, version, value)
-                if written is not None:
-                    if written.new:
-                        yield from self._put_refs(th, ns, channel, written.link)
-                    continue
-                t, b = self.serde.dumps_typed(value)
-                if len(b) <= INLINE_MAX_BYTES:
-                    inline[channel] = (t, b)
-                else:
-                    chk = blob_check(ns, channel, version, t, b)
-                    blob_rows.append((th.tid, ns, key(version), channel, t, b, None, chk))
-                continue
-            # Unchanged: stored with its version, in the row before (inline) or as a row.
-            if known is not None and _same_version(known, channel, version):
-                if channel in known.inline:
+            elif channel in new_versions:
+                yield from self._put_value(
+                    th, ns, channel, version, values[channel], inline, blob_rows
+                )
+            elif known is not None and _same_version(known, channel, version):
+                if channel in known.inline:  # unchanged, and stored in the row before
                     inline[channel] = known.inline[channel]
-                continue
-            if isinstance(value, list) and value and isinstance(value[0], BaseMessage):
-                continue  # a message list is a ref row
-            t, b = self.serde.dumps_typed(value)
-            if len(b) <= INLINE_MAX_BYTES:
-                inline[channel] = (t, b)
+            else:
+                unknown[channel] = (version, values[channel])
+        if unknown:  # unchanged but not seen here: store it unless its row exists
+            pairs = [(v, c) for c, (v, _) in unknown.items()]
+            sql = q.SELECT_BLOB_KEYS.format(values=q.values_list(len(pairs), 2))
+            params = [x for v, c in pairs for x in (key(v), c)]
+            stored = {str(r[0]) for r in (yield sql, (*params, th.tid, ns), "all")}
+            for channel, (version, value) in unknown.items():
+                if channel not in stored:
+                    yield from self._put_value(th, ns, channel, version, value, inline, blob_rows)
         if blob_rows:
             yield q.INSERT_BLOB, blob_rows, "many"
         md = cast(dict[str, Any], get_serializable_checkpoint_metadata(config, metadata))
@@ -149,12 +142,32 @@ class CheckpointStore(MessageStore):
         yield from advance_head(th, ns, cid, 1 if added else 0, head)
         return config_for(thread_id, ns, cid)
 
-    def _put_refs(self, th: Thread, ns: str, channel: str, link: Any) -> q.Program[None]:
-        base = key(link.base) if link.base is not None else None
-        row = (th.tid, ns, key(link.version), channel, REFS_TYPE, row_blob(link), base, link.check)
-        inserted = yield q.INSERT_REFS, row, "all"
-        if not inserted:  # an older row with this key stays: our chain no longer matches it
-            self.cache.forget(th.tid)
+    def _put_value(
+        self,
+        th: Thread,
+        ns: str,
+        channel: str,
+        version: str,
+        value: Any,
+        inline: dict[str, tuple[str, bytes]],
+        blob_rows: list[tuple[Any, ...]],
+    ) -> q.Program[None]:
+        """Store a channel value: a ref row, inline in the checkpoint row, or a value row."""
+        written = yield from store_list(self, th, ns, channel, version, value)
+        if written is not None:
+            if written.new:  # a ref row (an older row with this key stays: drop our chain)
+                base = key(written.link.base) if written.link.base is not None else None
+                link = written.link
+                row = (th.tid, ns, key(link.version), channel, REFS_TYPE, row_blob(link), base)
+                if not (yield q.INSERT_REFS, (*row, link.check), "all"):
+                    self.cache.forget(th.tid)
+            return
+        t, b = self.serde.dumps_typed(value)
+        if len(b) <= INLINE_MAX_BYTES:
+            inline[channel] = (t, b)
+        else:
+            chk = blob_check(ns, channel, version, t, b)
+            blob_rows.append((th.tid, ns, key(version), channel, t, b, None, chk))
 
     def put_writes(
         self,
@@ -310,12 +323,15 @@ class CheckpointStore(MessageStore):
                     raise corrupt(at, f"its value row (version {version}) is missing")
                 values[channel] = yield from self._value(th, ns, blob_row, at, remember)
         writes = yield from load_writes(self, th, ns, str(cid), int(tasks), where)
-        checkpoint = cast(Checkpoint, {**stored.skeleton, "id": cid, "channel_values": values})
+        # Fresh copies: LangGraph updates a loaded checkpoint's versions in place, and the
+        # decoded record stays cached as the base of the next row.
+        skeleton = copy.deepcopy(stored.skeleton)
+        checkpoint = cast(Checkpoint, {**skeleton, "id": cid, "channel_values": values})
         parent = stored.parent
         tup = CheckpointTuple(
             config_for(th.thread_id, ns, str(cid)),
             checkpoint,
-            cast(CheckpointMetadata, stored.metadata),
+            cast(CheckpointMetadata, copy.deepcopy(stored.metadata)),
             config_for(th.thread_id, ns, parent) if parent else None,
             writes,
         )

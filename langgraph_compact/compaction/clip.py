@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from langgraph_compact.compaction.cut import find_head_end
 from langgraph_compact.compaction.stage import (
     StageResult,
     marker_ref,
@@ -21,6 +22,7 @@ from langgraph_compact.compaction.stage import (
     recall_hint,
     replaced,
 )
+from langgraph_compact.messages import MessageCache
 from langgraph_compact.policies import ToolMode, ToolPolicies
 
 __all__ = [
@@ -143,43 +145,41 @@ def clip_args(args: Any, max_chars: int, ref: str) -> Any:
     return args
 
 
-def _protected_head(messages: Sequence[BaseMessage]) -> int:
-    """Index just past the head (system messages and the first human message)."""
-    for i, m in enumerate(messages):
-        if isinstance(m, HumanMessage):
-            return i + 1
-        if m.type != "system":
-            return i
-    return len(messages)
-
-
 def clip_tool_outputs(
     messages: Sequence[BaseMessage],
     policies: ToolPolicies,
     *,
     protected_from: int | None = None,
+    head_end: int | None = None,
     max_text_chars: int = MESSAGE_TEXT_MAX_CHARS,
+    max_output_chars: int | None = None,
+    cache: MessageCache | None = None,
 ) -> StageResult:
     """Clip tool outputs, and (outside the tail) tool-call arguments and message text.
 
     Tool outputs are clipped wherever they are (clip on insert), per their tool's
     policy, except ``keep_verbatim`` tools. Tool-call string arguments over the tool's
     ``max_arg_chars`` and human/AI text over ``max_text_chars`` are clipped only before
-    ``protected_from``: the model should see its recent turns whole. System messages and
-    the first human message (the task) are never clipped.
+    ``protected_from``: the model should see its recent turns whole. The protected head
+    (system messages and the first request) is never clipped here: the compaction plan
+    gives the first request its own cap.
 
     Args:
         messages: the history (not modified).
         policies: the tool policy registry.
         protected_from: index where the protected recent tail starts (default: nothing
             is protected).
+        head_end: index just past the protected head (default: ``find_head_end``).
         max_text_chars: clip limit for human/AI message text.
+        max_output_chars: a ceiling on every tool's ``max_chars`` (the node derives it
+            from the budget, so one output cannot fill a small window).
+        cache: reuse the copies made by earlier calls (see ``MessageCache.copy``).
 
     Returns:
         The new list; shortened messages keep their id and carry ``ref=<id>``.
     """
     tail = len(messages) if protected_from is None else protected_from
-    head = _protected_head(messages)
+    head = find_head_end(messages) if head_end is None else head_end
     calls = paired_calls(messages)
     out = list(messages)
     changed: list[int] = []
@@ -190,7 +190,10 @@ def clip_tool_outputs(
             call = calls.get(i)
             policy = policies.for_tool(m.name or (call["name"] if call else None))
             if policy.mode is not ToolMode.KEEP_VERBATIM:
-                content = clip_content(m.content, policy.max_chars, ref)
+                limit = policy.max_chars
+                if max_output_chars is not None:
+                    limit = min(limit, max_output_chars)
+                content = clip_content(m.content, limit, ref)
                 if content is not m.content:
                     update["content"] = content
         elif i >= head and i < tail and m.type in ("human", "ai"):
@@ -206,6 +209,6 @@ def clip_tool_outputs(
                 if any(a is not b for a, b in zip(new_calls, m.tool_calls, strict=True)):
                     update["tool_calls"] = new_calls
         if update:
-            out[i] = replaced(m, update)
+            out[i] = replaced(m, update, cache)
             changed.append(i)
     return StageResult(out, tuple(changed))

@@ -19,7 +19,7 @@ from langgraph_compact.compaction.stage import (
     recall_hint,
     replaced,
 )
-from langgraph_compact.messages import canonical_json, message_text
+from langgraph_compact.messages import MessageCache, canonical_json, message_text
 from langgraph_compact.policies import ToolPolicies
 
 __all__ = ["dedupe_tool_reads", "superseded_placeholder"]
@@ -34,7 +34,9 @@ def superseded_placeholder(label: str, later_id: str, ref: str) -> str:
     return f"[superseded by a later identical call {label} (result in message {later_id}); {recall_hint(ref)}]"  # noqa: E501
 
 
-def dedupe_tool_reads(messages: Sequence[BaseMessage], policies: ToolPolicies) -> StageResult:
+def dedupe_tool_reads(
+    messages: Sequence[BaseMessage], policies: ToolPolicies, *, cache: MessageCache | None = None
+) -> StageResult:
     """Replace the content of every result whose identical call ran again later.
 
     Algorithm:
@@ -48,6 +50,7 @@ def dedupe_tool_reads(messages: Sequence[BaseMessage], policies: ToolPolicies) -
     Args:
         messages: the history (not modified).
         policies: the tool policy registry (for ``open_world``).
+        cache: reuse the copies made by earlier calls (see ``MessageCache.copy``).
 
     Returns:
         The new list; replaced messages keep their id and carry ``ref=<id>``.
@@ -71,6 +74,6 @@ def dedupe_tool_reads(messages: Sequence[BaseMessage], policies: ToolPolicies) -
         label = describe_call(call, args_json=key[1])
         text = superseded_placeholder(label, messages[later].id or "", m.id or "")
         if len(text) < len(message_text(m)) or not isinstance(m.content, str):
-            out[i] = replaced(m, {"content": text})
+            out[i] = replaced(m, {"content": text}, cache)
             changed.append(i)
     return StageResult(out, tuple(sorted(changed)))

@@ -1,8 +1,12 @@
-"""Deterministic extraction rules: what a message contributes to each summary section.
+"""Candidates for the summary, from every place of every message.
 
-Each function maps one raw message to candidate ``SummaryItem``s. They are pure and
-section-aware so the extractive summarizer can merge them into the previous summary and
-an LLM summarizer can use them as the list of items that must survive.
+Each function maps one raw message to ``(Section, SummaryItem)`` candidates: human text,
+assistant text, tool-call arguments and tool outputs (the whole raw output, so what a
+clip marker hid is still read). Every candidate carries its section, a normalized key
+(for dedupe and supersession), a salience score, its kind, its source message id and
+position. A rendered summary fed back as text (a hand-off, a pasted brief) is read
+back into its items. Selection, merging and eviction happen later (``merge``,
+``select``); extraction only proposes.
 """
 
 from __future__ import annotations
@@ -13,222 +17,182 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from langgraph_compact.compaction.summary import Section, SummaryItem
+from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.candidates import (
+    SALIENCE,
+    Candidate,
+    call_signature,
+    fact_item,
+    file_item,
+    item,
+)
+from langgraph_compact.compaction.outputs import tool_items
+from langgraph_compact.compaction.parse import classify, parse_rendered_summary
+from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import canonical_json, message_text
 
-__all__ = [
-    "call_signature",
-    "extract_items",
-    "is_error_output",
-    "sentences",
-]
+__all__ = ["extract_items", "next_steps"]
 
-ITEM_MAX_CHARS = 240
-
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
-_CONSTRAINT = re.compile(
-    r"\b(never|must|mustn't|don't|do not|only|always|should not|shouldn't|make sure|"
-    r"ensure|avoid|constraint|requirement|prefer|preference|no more than|at most|at least)\b",
-    re.IGNORECASE,
-)
-_GOAL_CHANGE = re.compile(
-    r"\b(new task|change of plan|instead,? (?:please|let's|i want)|forget (?:that|the previous)|"
-    r"now (?:i want|please|let's|i need)|switch to)\b",
-    re.IGNORECASE,
-)
-_FACT = re.compile(
-    r"(?:^|[\s:;(])(?P<key>(?:the |my |our |your )?[A-Za-z][\w\-]*(?: [\w\-]+){0,3}?)"
-    r"\s+(?:is|are|was|=)\s+(?:now |actually |still )?"
-    r"(?P<value>[^,;\n]{1,80}?)(?=[,;\n]|\.\s|\.$|$)",
-    re.IGNORECASE,
-)
-_FACT_STOP = frozenset(
-    [
-        "it",
-        "this",
-        "that",
-        "there",
-        "here",
-        "what",
-        "which",
-        "who",
-        "i",
-        "you",
-        "he",
-        "she",
-        "we",
-        "they",
-        "one",
-        "everything",
-        "something",
-        "nothing",
-        "answer",
-        "result",
-        "output",
-        "problem",
-        "issue",
-        "code",
-        "test",
-    ]
-)
-_IDENTIFIER = re.compile(
-    r"\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_-]{3,}\b"
-    r"|\b[\w.+-]+@[\w-]+\.[\w.]+\b"
-)
-_DECISION = re.compile(
-    r"\b(decided|decide|i'll|i will|we'll|we will|let's|going to|instead|chose|choose|approach)\b",
-    re.IGNORECASE,
-)
-_REASON = re.compile(r"\b(because|since|so that|to avoid|due to|in order to)\b", re.IGNORECASE)
-_NEXT = re.compile(
-    r"\b(next|then|let me|i need to|i'll|i will|todo|remaining|now i)\b", re.IGNORECASE
-)
-_ERROR = re.compile(
-    r"(Traceback \(most recent call last\)|\b\w*(?:Error|Exception)\b:|\bFAILED\b|"
-    r"\berror:|command not found|No such file or directory)"
-)
-_PATH = re.compile(
-    r"(?<![\w/.-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
-    r"|(?<![\w/.-])[\w-]+\.(?:py|js|ts|tsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|java|"
-    r"c|h|cpp|html|css|sql|rst)\b"
-)
 _MODIFY_TOOLS = frozenset(
-    [
-        "edit",
-        "write",
-        "write_file",
-        "create",
-        "create_file",
-        "str_replace",
-        "str_replace_editor",
-        "apply_patch",
-        "insert",
-        "patch",
-    ]
+    """edit write write_file create create_file str_replace str_replace_editor apply_patch
+    insert patch replace save_file""".split()
 )
 _MODIFY_COMMAND = re.compile(
     r"sed -i|>>?\s*[\w./-]|\btee\b|cat <<|\bpatch\b|\bgit apply\b|\bmv\b|\bcp\b|\btouch\b|"
     r"\.write\(|open\([^)]*['\"][wa]['\"]"
 )
+_FENCE = re.compile(r"```.*?```", re.DOTALL)  # closed fences only: a clip may cut one
 
 
-def sentences(text: str) -> Iterator[str]:
-    """Non-empty sentences and lines of ``text``, stripped."""
-    for part in _SENTENCE_SPLIT.split(text):
-        part = part.strip(" \t-*>#")
-        if part:
-            yield part
+def _prose(text: str) -> str:
+    """Text without fenced code blocks: instructions and facts live outside the code."""
+    return _FENCE.sub(" ", text)
 
 
-def _short(text: str, limit: int = ITEM_MAX_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
-
-
-def call_signature(name: str, args: Mapping[str, Any]) -> str:
-    """``name(args…)`` shortened, the same for identical calls."""
-    rendered = next(iter(args.values())) if len(args) == 1 else canonical_json(args)
-    if not isinstance(rendered, str):
-        rendered = canonical_json(rendered)
-    return _short(f"{name}: {rendered}", 120)
-
-
-def is_error_output(message: ToolMessage) -> str | None:
-    """The first error line of a tool result, or None when it looks successful."""
-    text = message_text(message)
-    match = _ERROR.search(text)
-    if message.status == "error" and not match:
-        return _short(text.strip().splitlines()[0] if text.strip() else "error", 160)
-    if not match:
-        return None
-    start = text.rfind("\n", 0, match.start()) + 1
-    end = text.find("\n", match.end())
-    line = text[start : end if end != -1 else len(text)]
-    if "Traceback" in line:  # the informative line is the last one of the traceback
-        tail = [ln for ln in text[match.start() :].splitlines() if ln.strip()]
-        line = next((ln for ln in reversed(tail) if re.search(r"\w(Error|Exception)\b", ln)), line)
-    return _short(line.strip(), 160)
-
-
-def _item(
-    section: Section, text: str, mid: str, seq: int, **kw: Any
-) -> tuple[Section, SummaryItem]:
-    return section, SummaryItem(text=_short(text), sources=(mid,), seq=seq, **kw)
-
-
-def _facts(
-    sentence: str, mid: str, seq: int, priority: int
-) -> Iterator[tuple[Section, SummaryItem]]:
-    for m in _FACT.finditer(sentence):
-        key = re.sub(r"^(the|my|our|your) ", "", m["key"].strip().lower())
-        value = m["value"].strip().rstrip(".")
-        if key in _FACT_STOP or key.split()[0] in _FACT_STOP:
-            continue
-        if not re.search(r"\d|[A-Z]", value):  # keep numbers, names, identifiers
-            continue
-        yield _item(
-            Section.CRITICAL, f"{key}: {value}", mid, seq, key=f"fact:{key}", priority=priority
+def _sentence_items(sentence: str, mid: str, seq: int, role: str) -> Iterator[Candidate]:
+    """What one sentence of human or assistant text contributes."""
+    human = role == "human"
+    cues = classify(sentence) if human else None
+    if cues in ("constraint", "preference", "safety"):
+        yield item(
+            Section.CONSTRAINTS,
+            sentence,
+            mid,
+            seq,
+            key=f"constraint:{tx.norm(sentence)[:80]}",
+            kind=cues,
+            salience=1.0,
+            pinned=True,
         )
-
-
-def _text_items(
-    text: str, mid: str, seq: int, *, human: bool
-) -> Iterator[tuple[Section, SummaryItem]]:
-    priority = 2 if human else 1
-    for sentence in sentences(text):
-        if human and _CONSTRAINT.search(sentence):
-            yield _item(
-                Section.CONSTRAINTS,
+        return  # an instruction, not a fact: its words are not values to keep apart
+    if human and p.goal_change(sentence):
+        yield item(
+            Section.GOAL, sentence, mid, seq, key="goal", kind="goal", salience=1.0, pinned=True
+        )
+        return
+    stale = tuple(p.stale_values(sentence)) if p.CORRECTION.search(sentence) else ()
+    if p.DECISION.search(sentence) and p.REASON.search(sentence):
+        yield item(
+            Section.DECISIONS,
+            sentence,
+            mid,
+            seq,
+            key=f"decision:{tx.norm(sentence)[:60]}",
+            kind="decision",
+            salience=SALIENCE[f"{role}.decision"],
+        )
+    facts = p.fact_pairs(sentence)
+    for key, value in facts:
+        pinned = human and bool(stale)
+        yield fact_item(key, value, mid, seq, SALIENCE[f"{role}.fact"], pinned=pinned, stale=stale)
+    if stale and not facts:  # "use port 8443 instead of 8080": the corrected sentence
+        cleaned = _without(sentence, stale)
+        yield item(
+            Section.CRITICAL,
+            cleaned,
+            mid,
+            seq,
+            key=f"correction:{tx.norm(cleaned)[:60]}",
+            kind="correction",
+            salience=SALIENCE[f"{role}.fact"],
+            pinned=human,
+            stale=stale,
+        )
+    if not human:  # a path the assistant names is a relevant file, whatever else it says
+        for path in tx.paths(sentence):
+            yield file_item(Section.FILES_READ, path, mid, seq, SALIENCE["ai.path"])
+    if facts or stale or cues:
+        return
+    if human:
+        for path in tx.paths(sentence):
+            yield item(
+                Section.CRITICAL,
                 sentence,
                 mid,
                 seq,
-                key=f"constraint:{_norm(sentence)[:80]}",
-                priority=3,
-                pinned=True,
+                key=f"id:{path}",
+                kind="path",
+                salience=SALIENCE["human.path"],
             )
-        if human and _GOAL_CHANGE.search(sentence):
-            yield _item(Section.GOAL, sentence, mid, seq, key="goal", priority=3)
-        if not human and _DECISION.search(sentence) and _REASON.search(sentence):
-            yield _item(
-                Section.DECISIONS,
-                sentence,
+    for ident in tx.identifiers(sentence)[:3]:
+        yield item(
+            Section.CRITICAL,
+            sentence,
+            mid,
+            seq,
+            key=f"id:{ident}",
+            kind="identifier",
+            salience=SALIENCE[f"{role}.identifier"],
+        )
+    if human:
+        for error in p.error_lines(sentence, 1):
+            yield item(
+                Section.CRITICAL,
+                error,
                 mid,
                 seq,
-                key=f"decision:{_norm(sentence)[:60]}",
-                priority=priority,
+                key=f"error:{tx.shape(error)[:80]}",
+                kind="error",
+                salience=SALIENCE["human.error"],
             )
-        fact_found = False
-        for found in _facts(sentence, mid, seq, priority):
-            fact_found = True
-            yield found
-        if fact_found:
-            continue
-        named = [*_IDENTIFIER.findall(sentence), *(_PATH.findall(sentence) if human else ())]
-        for ident in dict.fromkeys(named):
-            yield _item(Section.CRITICAL, sentence, mid, seq, key=f"id:{ident}", priority=priority)
 
 
-def _file_items(
-    call: Mapping[str, Any], mid: str, seq: int
-) -> Iterator[tuple[Section, SummaryItem]]:
+def _without(sentence: str, stale: tuple[str, ...]) -> str:
+    """The sentence minus the clauses naming stale values ("…, not X", "instead of X")."""
+    out = sentence
+    for old in stale:
+        out = re.sub(
+            rf"\s*(?:,\s*)?\(?\b(?:not|instead of|rather than|no longer|previously|used to be|"
+            rf"formerly|was|from)\s+(?:the |a |an )?{re.escape(old)}\)?",
+            "",
+            out,
+            flags=re.IGNORECASE,
+        )
+    return out.strip()
+
+
+def _text_items(text: str, mid: str, seq: int, role: str) -> list[Candidate]:
+    out: list[Candidate] = []
+    for sentence in tx.sentences(_prose(text)):
+        if not tx.is_code_line(sentence):
+            out.extend(_sentence_items(sentence, mid, seq, role))
+    return out
+
+
+def _arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate]:
+    """Files a call reads or modifies, and the identifiers it passes."""
     name = str(call["name"])
-    for value in call["args"].values():
+    for arg, value in call["args"].items():
         if not isinstance(value, str):
-            continue
+            value = canonical_json(value) if isinstance(value, (int, float)) else ""
         modified = name in _MODIFY_TOOLS or bool(_MODIFY_COMMAND.search(value))
         section = Section.FILES_MODIFIED if modified else Section.FILES_READ
-        for path in dict.fromkeys(_PATH.findall(value)):
-            yield _item(section, path, mid, seq, key=f"file:{path}", priority=1)
+        kind = "args.file_modified" if modified else "args.file_read"
+        for path in tx.paths(value)[:4]:
+            yield file_item(section, path, mid, seq, SALIENCE[kind])
+        if "\n" in value.strip() or len(value) > 300:
+            continue  # a script or a payload: its names are code, not identifiers
+        short_value = len(value) <= 60 and " " not in value.strip()
+        found = [value.strip()] if short_value and tx.specificity(value) >= 0.5 else []
+        for ident in dict.fromkeys([*found, *tx.identifiers(value)[:3]]):
+            if ident in tx.paths(value):
+                continue
+            yield item(
+                Section.CRITICAL,
+                f"{arg}: {ident} (in a {name} call)",
+                mid,
+                seq,
+                key=f"id:{ident}",
+                kind="identifier",
+                salience=SALIENCE["args.identifier"],
+            )
 
 
 def extract_items(
     message: BaseMessage, seq: int, calls: Mapping[str, Mapping[str, Any]]
-) -> list[tuple[Section, SummaryItem]]:
-    """The summary items one raw message contributes.
+) -> list[Candidate]:
+    """The summary candidates one raw message contributes.
 
     Args:
         message: a raw message (must have an id).
@@ -237,47 +201,53 @@ def extract_items(
     """
     mid = message.id or ""
     if isinstance(message, HumanMessage):
-        return list(_text_items(message_text(message), mid, seq, human=True))
+        text = message_text(message)
+        fed_back = parse_rendered_summary(text, mid, seq)
+        if fed_back is not None:
+            items, rest = fed_back
+            return [*items, *_text_items(rest, mid, seq, "human")]
+        return _text_items(text, mid, seq, "human")
     if isinstance(message, AIMessage):
-        out = list(_text_items(message_text(message), mid, seq, human=False))
+        out = _text_items(message_text(message), mid, seq, "ai")
         for call in message.tool_calls:
-            out.extend(_file_items(call, mid, seq))
+            out.extend(_arg_items(call, mid, seq))
         return out
     if isinstance(message, ToolMessage):
         answered = calls.get(message.tool_call_id)
         signature = (
             call_signature(answered["name"], answered["args"]) if answered else str(message.name)
         )
-        error = is_error_output(message)
-        if error:
-            return [
-                _item(Section.BLOCKED, f"{signature} → {error}", mid, seq, key=f"call:{signature}"),
-                _item(Section.CRITICAL, error, mid, seq, key=f"error:{_norm(error)[:80]}"),
-            ]
-        return [_item(Section.DONE, signature, mid, seq, key=f"call:{signature}")]
+        return tool_items(message, mid, seq, signature)
     return []
 
 
-def next_steps(message: AIMessage, seq: int) -> list[tuple[Section, SummaryItem]]:
-    """In-progress and next-step items from the latest assistant message."""
+def next_steps(
+    message: AIMessage, seq: int, answered: frozenset[str] = frozenset()
+) -> list[Candidate]:
+    """In-progress and next-step items from the latest assistant message.
+
+    What it says it is doing is in progress; a call of it is "running" only while its
+    result is not in ``answered`` (a call that returned is done, not in progress).
+    """
     mid = message.id or ""
-    found = list(sentences(message_text(message)))
-    out: list[tuple[Section, SummaryItem]] = []
-    if found:
-        out.append(_item(Section.IN_PROGRESS, found[0], mid, seq, key="in_progress", priority=1))
-    for sentence in found[1:]:
-        if _NEXT.search(sentence):
-            out.append(
-                _item(Section.NEXT_STEPS, sentence, mid, seq, key=f"next:{_norm(sentence)[:60]}")
-            )
+    found = [s for s in tx.sentences(_prose(message_text(message))) if not tx.is_junk(s)]
+    out: list[Candidate] = []
+
+    def add(section: Section, text: str, key: str, kind: str) -> None:
+        out.append(item(section, text, mid, seq, key=key, kind=kind, salience=SALIENCE[kind]))
+
     for call in message.tool_calls:
-        out.append(
-            _item(
-                Section.NEXT_STEPS,
-                f"pending call {call_signature(call['name'], call['args'])}",
-                mid,
-                seq,
-                key=f"next:call:{call.get('id')}",
+        if (call.get("id") or "") not in answered:
+            signature = call_signature(call["name"], call["args"])
+            add(
+                Section.IN_PROGRESS,
+                f"running {signature}",
+                f"progress:{call.get('id')}",
+                "progress",
             )
-        )
+    if found:
+        add(Section.IN_PROGRESS, found[0], "progress:text", "progress")
+    for sentence in found[1:]:
+        if p.NEXT.search(sentence):
+            add(Section.NEXT_STEPS, sentence, f"next:{tx.norm(sentence)[:60]}", "next")
     return out

@@ -1,47 +1,80 @@
 """``ChatModelSummarizer``: the same sections, written by any LangChain chat model.
 
-The model gets the previous summary and the delta span, and answers with one JSON
-object keyed by section name. What the deterministic extractor finds in the delta
-(constraints, file paths, identifiers, error strings) is the list of required items:
-the answer is checked against it, the model is asked once more with the missing list,
-and whatever is still missing is merged in deterministically. Any failure raises
-``SummaryError``, on which the node falls back to ``ExtractiveSummarizer``.
+The model gets the previous summary and the delta span. With a model that supports
+``with_structured_output`` it answers in the sections schema; otherwise it may answer
+JSON, markdown sections or prose — every shape is read (``parse_answer``), and what
+cannot be parsed is kept as text rather than discarded. The model's items are merged
+*into the previous summary* item by item (a previous item survives unless the model
+supersedes it) and classified by the same rules as extraction, wherever the model filed
+them. What the deterministic extractor finds in the delta (constraints, paths,
+identifiers, errors, facts) is the list of required items: the answer is checked
+against it and the model is asked once more with the missing list. The extractor's
+candidates are then merged with the model's items — the extractor's carry the keys, pins
+and lineage, the model adds what it wrote beyond them — so a model that forgets, or
+files a user's preference under the wrong heading, cannot lose or unpin it. The draft's
+``path`` records which way was taken and why.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, ConfigDict, Field
 
+from langgraph_compact.compaction.candidates import Candidate
 from langgraph_compact.compaction.clip import clip_text
+from langgraph_compact.compaction.parse import items_from_sections, parse_answer
 from langgraph_compact.compaction.summarize import (
-    ExtractiveSummarizer,
+    SummaryDraft,
     SummaryRequest,
-    finish_summary,
-    merge_items,
+    extend,
+    extract_span,
 )
-from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
-from langgraph_compact.errors import SummaryError
+from langgraph_compact.compaction.summary import Section, SummaryItem
 from langgraph_compact.messages import message_text
 
-__all__ = ["SUMMARY_PROMPT", "ChatModelSummarizer"]
+__all__ = ["SUMMARY_PROMPT", "ChatModelSummarizer", "SummarySections"]
 
 SUMMARY_PROMPT = """You maintain the working memory of a long-running agent.
-Update the previous summary with the new messages below. Answer with ONE JSON object
-whose keys are exactly these section names and whose values are lists of short strings:
-{sections}.
-Rules: keep every constraint and user preference; later values of a fact replace
-earlier ones (do not keep the old value as current); keep file paths, identifiers,
-numbers and error strings verbatim; mark items of an abandoned task with the prefix
-"(historical)". No prose outside the JSON."""
+Update the previous summary with the new messages below. Answer with the sections
+{sections}, each a list of short items.
+Rules: keep every constraint, safety rule and user preference; later values of a fact
+replace earlier ones (never keep the old value as current); keep file paths,
+identifiers, numbers, versions and error messages verbatim; mark items of an abandoned
+task with the prefix "(historical)". Stay under about {max_tokens} tokens."""
 
-_REQUIRED = (Section.CONSTRAINTS, Section.FILES_MODIFIED, Section.FILES_READ, Section.CRITICAL)
+_REQUIRED_KINDS = frozenset(
+    {"constraint", "preference", "safety", "correction", "path", "identifier", "error", "fact"}
+)
 _SPAN_MESSAGE_CHARS = 2_000
+
+
+class SummarySections(BaseModel):
+    """The structured-output schema: one list of short items per section."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    goal: list[str] = Field(default_factory=list, alias="Goal")
+    constraints: list[str] = Field(default_factory=list, alias="Constraints & Preferences")
+    done: list[str] = Field(default_factory=list, alias="Done")
+    in_progress: list[str] = Field(default_factory=list, alias="In Progress")
+    blocked: list[str] = Field(default_factory=list, alias="Blocked")
+    decisions: list[str] = Field(default_factory=list, alias="Key Decisions")
+    critical: list[str] = Field(default_factory=list, alias="Critical Context")
+    files_read: list[str] = Field(default_factory=list, alias="Files Read")
+    files_modified: list[str] = Field(default_factory=list, alias="Files Modified")
+    next_steps: list[str] = Field(default_factory=list, alias="Next Steps")
+
+    def by_section(self) -> dict[Section, list[str]]:
+        """The lists keyed by ``Section``."""
+        fields = type(self).model_fields
+        return {Section(fields[name].alias or name): v for name, v in self if v}
 
 
 @dataclass(frozen=True)
@@ -52,37 +85,126 @@ class ChatModelSummarizer:
         model: any LangChain chat model (a cheaper model than the agent's is typical).
         name: recorded as the summary's ``summarizer``.
         retry: ask once more, listing the missing required items.
+        structured: use ``model.with_structured_output(SummarySections)`` when the model
+            supports it (``None``: try, and fall back to text when it does not).
     """
 
     model: BaseChatModel
     name: str = "chat-model"
     retry: bool = True
+    structured: bool | None = None
 
-    def summarize(self, request: SummaryRequest) -> RunningSummary:
+    def _structured(self) -> Any:
+        if self.structured is False:
+            return None
+        try:
+            return self.model.with_structured_output(SummarySections)
+        except (NotImplementedError, AttributeError, TypeError, ValueError):
+            if self.structured:
+                raise
+            return None
+
+    def summarize(self, request: SummaryRequest) -> SummaryDraft:
         """One model call (two when required items are missing) and a deterministic merge."""
-        prompt = _prompt(request)
-        answer = self.model.invoke(prompt)
-        sections, missing = _check(answer, request)
-        if missing and self.retry:
-            answer = self.model.invoke([*prompt, answer, _missing_note(missing)])
-            sections, missing = _check(answer, request)
-        return _finish(request, sections, missing, self.name)
+        prompt, required = _prompt(request), _required(request)
+        runner = self._structured()
+        answer = runner.invoke(prompt) if runner is not None else self.model.invoke(prompt)
+        read = _read(answer, request)
+        if read.missing(required) and self.retry:
+            again = [*prompt, _as_message(answer), _missing_note(read.missing(required))]
+            read = read.plus(
+                _read(runner.invoke(again) if runner else self.model.invoke(again), request)
+            )
+        return read.draft(request, required)
 
-    async def asummarize(self, request: SummaryRequest) -> RunningSummary:
+    async def asummarize(self, request: SummaryRequest) -> SummaryDraft:
         """Async twin of ``summarize``; only the model calls differ."""
-        prompt = _prompt(request)
-        answer = await self.model.ainvoke(prompt)
-        sections, missing = _check(answer, request)
-        if missing and self.retry:
-            answer = await self.model.ainvoke([*prompt, answer, _missing_note(missing)])
-            sections, missing = _check(answer, request)
-        return _finish(request, sections, missing, self.name)
+        prompt, required = _prompt(request), _required(request)
+        runner = self._structured()
+        answer = await (
+            runner.ainvoke(prompt) if runner is not None else self.model.ainvoke(prompt)
+        )
+        read = _read(answer, request)
+        if read.missing(required) and self.retry:
+            again = [*prompt, _as_message(answer), _missing_note(read.missing(required))]
+            second = await (runner.ainvoke(again) if runner else self.model.ainvoke(again))
+            read = read.plus(_read(second, request))
+        return read.draft(request, required)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """One or two model answers, parsed and classified."""
+
+    items: tuple[Candidate, ...]
+    written: str
+    path: str
+
+    def missing(self, required: Sequence[Candidate]) -> list[Candidate]:
+        return [(s, i) for s, i in required if _essence(i.text, i.key).lower() not in self.written]
+
+    def plus(self, other: _Read) -> _Read:
+        return _Read(
+            self.items + other.items, self.written + "\n" + other.written, f"{self.path}+retry"
+        )
+
+    def draft(self, request: SummaryRequest, required: Sequence[Candidate]) -> SummaryDraft:
+        candidates = extract_span(request)
+        own = [(s, i) for s, i in self.items if not any(_covers(i, c) for _, c in candidates)]
+        previous = request.previous.sections if request.previous else {}
+        late = [(s, i) for s, i in own if s in _LATEST]
+        early = [(s, i) for s, i in own if s not in _LATEST]
+        sections = extend(previous, [*candidates, *early], request, late=late)
+        missing = self.missing(required)
+        path = self.path + (f"+merged {len(missing)}" if missing else "")
+        notes = (f"{len(missing)} required item(s) the model left out, merged",) if missing else ()
+        return SummaryDraft(sections, path, notes)
+
+
+def _read(answer: Any, request: SummaryRequest) -> _Read:
+    seq = request.covered_through - 1
+    if isinstance(answer, SummarySections):
+        sections, path = answer.by_section(), "structured"
+    elif isinstance(answer, dict) and "parsed" in answer:  # include_raw style
+        return _read(answer["parsed"] or answer.get("raw"), request)
+    else:
+        text = message_text(answer) if isinstance(answer, BaseMessage) else str(answer or "")
+        sections, path = parse_answer(text)
+    sections = {s: [_PROMPT_LINE.sub("", t) for t in texts] for s, texts in sections.items()}
+    written = "\n".join(t for texts in sections.values() for t in texts).lower()
+    # The model's own items never pin and never set the goal: pins and goals come from
+    # what the user said (the extractor's candidates), whatever heading the model used.
+    items = tuple(
+        (s, i.model_copy(update={"pinned": False, "salience": _OWN_SALIENCE}))
+        for s, i in items_from_sections(sections, "", seq)
+        if s is not Section.GOAL
+    )
+    return _Read(items, written, path)
+
+
+_OWN_SALIENCE = 0.3
+"""What the model adds beyond the extractor's candidates fills the room those leave: an
+extracted candidate (with its source, key and kind) is never crowded out by a paraphrase."""
+_PROMPT_LINE = re.compile(r"^\[\d+\] (?:human|ai|tool|system|first request): ")
+"""A line of our own prompt echoed back by the model: its index and role prefix."""
+
+
+def _as_message(answer: Any) -> BaseMessage:
+    if isinstance(answer, BaseMessage):
+        return answer
+    if isinstance(answer, BaseModel):
+        return HumanMessage(answer.model_dump_json(by_alias=True))
+    return HumanMessage(str(answer))
 
 
 def _prompt(request: SummaryRequest) -> list[BaseMessage]:
     names = ", ".join(f'"{s.value}"' for s in Section)
     previous = request.previous.render() if request.previous else "(none yet)"
     lines = [f"Previous summary:\n{previous}", "New messages:"]
+    if request.previous is None and request.head_clipped:
+        first = request.head[-1]
+        text = clip_text(message_text(first), 6_000, first.id or "")
+        lines.append(f"[{request.head_end - 1}] first request: {text}")
     for offset, m in enumerate(request.span):
         text = clip_text(message_text(m), _SPAN_MESSAGE_CHARS, m.id or "")
         calls = "".join(
@@ -90,75 +212,46 @@ def _prompt(request: SummaryRequest) -> list[BaseMessage]:
             for c in getattr(m, "tool_calls", [])
         )
         lines.append(f"[{request.span_start + offset}] {m.type}: {text}{calls}")
-    return [SystemMessage(SUMMARY_PROMPT.format(sections=names)), HumanMessage("\n".join(lines))]
+    system = SUMMARY_PROMPT.format(sections=names, max_tokens=request.max_tokens)
+    return [SystemMessage(system), HumanMessage("\n".join(lines))]
 
 
-def _required(request: SummaryRequest) -> list[tuple[Section, SummaryItem]]:
-    items = ExtractiveSummarizer().summarize(request)
-    return [(s, i) for s in _REQUIRED for i in items.items(s) if not i.historical]
+def _required(request: SummaryRequest) -> list[Candidate]:
+    return [(s, i) for s, i in extract_span(request) if i.kind in _REQUIRED_KINDS]
 
 
-def _parse(answer: BaseMessage) -> dict[Section, list[str]]:
-    text = message_text(answer)
-    match = re.search(r"\{.*\}", text, re.DOTALL)
-    try:
-        data = json.loads(match.group(0)) if match else None
-    except json.JSONDecodeError as exc:
-        raise SummaryError(f"summarizer answer is not valid JSON: {exc}") from exc
-    if not isinstance(data, Mapping):
-        raise SummaryError(f"summarizer answer has no JSON object: {text[:200]!r}")
-    by_name = {s.value: s for s in Section}
-    out: dict[Section, list[str]] = {}
-    for key, values in data.items():
-        if key in by_name and isinstance(values, list):
-            out[by_name[key]] = [str(v) for v in values if str(v).strip()]
-    if not out:
-        raise SummaryError("summarizer answer names none of the summary sections")
-    return out
+_LATEST = frozenset({Section.IN_PROGRESS, Section.NEXT_STEPS})
+"""Sections that describe only the latest turn: replaced, not accumulated."""
 
 
-def _check(
-    answer: BaseMessage, request: SummaryRequest
-) -> tuple[dict[Section, list[str]], list[tuple[Section, SummaryItem]]]:
-    sections = _parse(answer)
-    written = "\n".join(t for texts in sections.values() for t in texts).lower()
-    missing = [(s, i) for s, i in _required(request) if _essence(i).lower() not in written]
-    return sections, missing
+def _words(text: str) -> set[str]:
+    found = re.findall(r"[A-Za-z0-9][\w./-]{2,}", text)
+    return {w.lower().rstrip(".,;:!?").removesuffix("s") for w in found}
 
 
-def _essence(item: SummaryItem) -> str:
+def _covers(written: SummaryItem, candidate: SummaryItem) -> bool:
+    """The model's item says what an extracted candidate says (a restatement).
+
+    The candidate's essence appears in it verbatim, or most of the candidate's words do:
+    "User prefers tabs over spaces" restates "I prefer tabs over spaces".
+    """
+    essence = _essence(candidate.text, candidate.key).lower()
+    if essence and essence in written.text.lower():
+        return True
+    words = _words(candidate.text) - _words("the user prefer")
+    return bool(words) and len(words & _words(written.text)) >= 0.75 * len(words)
+
+
+def _essence(text: str, key: str | None) -> str:
     """The part of a required item that must appear verbatim: a value, id, path or text."""
-    key = item.key or ""
+    key = key or ""
     if key.startswith(("id:", "file:")):
         return key.split(":", 1)[1]
     if key.startswith("fact:"):
-        return item.text.split(": ", 1)[-1]
-    return item.text[:60]
+        return text.split(": ", 1)[-1]
+    return text[:60]
 
 
-def _missing_note(missing: Sequence[tuple[Section, SummaryItem]]) -> HumanMessage:
+def _missing_note(missing: Sequence[Candidate]) -> HumanMessage:
     listed = "\n".join(f"- {s.value}: {i.text}" for s, i in missing)
     return HumanMessage(f"These required items are missing; add them and answer again:\n{listed}")
-
-
-def _finish(
-    request: SummaryRequest,
-    sections: Mapping[Section, list[str]],
-    missing: Sequence[tuple[Section, SummaryItem]],
-    name: str,
-) -> RunningSummary:
-    seq = request.covered_through - 1
-    written: list[tuple[Section, SummaryItem]] = []
-    for section, texts in sections.items():
-        for text in texts:
-            historical = text.startswith("(historical)")
-            item = SummaryItem(
-                text=text.removeprefix("(historical)").strip(),
-                seq=seq,
-                priority=2,
-                pinned=section is Section.CONSTRAINTS,
-                historical=historical,
-            )
-            written.append((section, item))
-    merged = merge_items({}, [*written, *missing])
-    return finish_summary(request, merged, name)

@@ -19,7 +19,8 @@ from langgraph_compact.compaction.stage import (
     recall_hint,
     replaced,
 )
-from langgraph_compact.messages import message_text
+from langgraph_compact.errors import SettingsError
+from langgraph_compact.messages import MessageCache, message_text
 from langgraph_compact.policies import ToolMode, ToolPolicies
 from langgraph_compact.tokens import TokenCounter
 
@@ -63,6 +64,7 @@ def prune_old_outputs(
     *,
     protected_from: int,
     originals: Sequence[BaseMessage] | None = None,
+    cache: MessageCache | None = None,
 ) -> StageResult:
     """Replace old tool outputs by one-line stubs, per tool policy.
 
@@ -79,13 +81,20 @@ def prune_old_outputs(
         policies: the tool policy registry.
         protected_from: index where the protected recent window starts.
         originals: the raw messages, aligned with ``messages``, for the sizes in stubs.
+        cache: reuse the copies made by earlier calls (see ``MessageCache.copy``).
 
     Returns:
         The new list; stubbed messages keep their id and carry ``ref=<id>``.
+
+    Raises:
+        SettingsError: ``originals`` is not aligned with ``messages``.
     """
     source = originals if originals is not None else messages
     if len(source) != len(messages):
-        raise ValueError("originals must be aligned with messages (same length and order)")
+        raise SettingsError(
+            f"originals has {len(source)} messages but messages has {len(messages)}; "
+            "they must be aligned (same length and order)"
+        )
     calls = paired_calls(messages)
     last_ai = max((i for i, m in enumerate(messages) if isinstance(m, AIMessage)), default=-1)
     out = list(messages)
@@ -106,6 +115,6 @@ def prune_old_outputs(
         label = describe_call(call) if call else (m.name or "tool")
         stub = pruned_stub(label, message_text(source[i]), m.id or "")
         if len(stub) < len(message_text(m)) or not isinstance(m.content, str):
-            out[i] = replaced(m, {"content": stub})
+            out[i] = replaced(m, {"content": stub}, cache)
             changed.append(i)
     return StageResult(out, tuple(changed))

@@ -9,19 +9,17 @@ always find the way back to the raw message. The format lives here, once, so tha
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
-from langgraph_compact.messages import canonical_json
+from langgraph_compact.messages import MessageCache, canonical_json
 
 __all__ = [
     "StageResult",
     "StageStats",
-    "call_index",
     "describe_call",
     "marker_ref",
     "marker_refs",
@@ -95,17 +93,6 @@ class StageStats:
         return self.tokens_before - self.tokens_after
 
 
-def call_index(messages: Sequence[BaseMessage]) -> dict[str, ToolCall]:
-    """Map each ``tool_call_id`` to its call; a reused id maps to its latest call."""
-    index: dict[str, ToolCall] = {}
-    for m in messages:
-        if isinstance(m, AIMessage):
-            for call in m.tool_calls:
-                if call.get("id"):
-                    index[call["id"] or ""] = call
-    return index
-
-
 def paired_calls(messages: Sequence[BaseMessage]) -> dict[int, ToolCall]:
     """Map the index of each ToolMessage to the call it answers.
 
@@ -137,25 +124,15 @@ def describe_call(call: ToolCall, max_chars: int = 120, *, args_json: str | None
     return f"{call['name']} {args}"
 
 
-_COPIES: dict[int, tuple[weakref.ref[BaseMessage], dict[str, Any], BaseMessage]] = {}
-
-
-def replaced(message: BaseMessage, update: dict[str, Any]) -> BaseMessage:
-    """``message.model_copy(update=update)``, the same copy again for the same inputs.
+def replaced(
+    message: BaseMessage, update: dict[str, Any], cache: MessageCache | None = None
+) -> BaseMessage:
+    """``message.model_copy(update=update)``; with a ``cache``, the same copy as last time.
 
     Stages run on every model call over mostly the same message objects; handing back
-    the copy made last time (when the message object and the update are equal) keeps
-    its digest and token count cached, so a warm fold re-makes nothing. The cache entry
-    dies with the original message.
+    the copy made last time keeps its digest and token count cached (see
+    ``MessageCache.copy``).
     """
-    key = id(message)
-    hit = _COPIES.get(key)  # plain dict operations: atomic, and safe in weakref callbacks
-    if hit is not None and hit[0]() is message and hit[1] == update:
-        return hit[2]
-    copy = message.model_copy(update=update)
-
-    def forget(_: weakref.ref[BaseMessage]) -> None:
-        _COPIES.pop(key, None)
-
-    _COPIES[key] = (weakref.ref(message, forget), update, copy)
-    return copy
+    if cache is None:
+        return message.model_copy(update=update)
+    return cache.copy(message, update)

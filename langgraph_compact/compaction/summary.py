@@ -1,9 +1,11 @@
 """``RunningSummary``: the structured summary kept in graph state, with its coverage cursor.
 
 The summary is a schema, not prose: fixed sections in a fixed order, each a list of items
-that remember which raw messages they came from. It covers the raw messages
-``[head_end, covered_through)`` exactly; ``span_digest`` over that span lets the node notice
-an edited, redacted or branched history and rebuild instead of trusting stale text.
+that remember which raw messages they came from, how salient they are and whether they
+may ever be evicted. It covers the raw messages ``[head_end, covered_through)`` exactly
+(plus, when ``covers_head`` is set, the part of the first request its clip omitted);
+``span_digest`` over that span lets the node notice an edited, redacted or branched
+history and rebuild instead of trusting stale text.
 """
 
 from __future__ import annotations
@@ -15,17 +17,21 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "CORRECTED",
     "FORMAT_VERSION",
     "SUMMARY_MARKER_KEY",
     "RunningSummary",
     "Section",
     "SummaryItem",
     "is_summary_message",
+    "render_sections",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SUMMARY_MARKER_KEY = "langgraph_compact_summary"
 """``additional_kwargs`` key that marks the rendered summary message in a projection."""
+SUMMARY_TITLE = "[Summary of "
+"""How every rendered summary begins; extraction recognizes a summary fed back as text."""
 
 
 class Section(StrEnum):
@@ -43,38 +49,58 @@ class Section(StrEnum):
     NEXT_STEPS = "Next Steps"
 
 
-_PROGRESS = (Section.DONE, Section.IN_PROGRESS, Section.BLOCKED)
-_FILES = (Section.FILES_READ, Section.FILES_MODIFIED)
+GROUPS: tuple[tuple[str, tuple[Section, ...]], ...] = (
+    ("Goal", (Section.GOAL,)),
+    ("Constraints & Preferences", (Section.CONSTRAINTS,)),
+    ("Progress", (Section.DONE, Section.IN_PROGRESS, Section.BLOCKED)),
+    ("Key Decisions", (Section.DECISIONS,)),
+    ("Critical Context", (Section.CRITICAL,)),
+    ("Relevant Files", (Section.FILES_READ, Section.FILES_MODIFIED)),
+    ("Next Steps", (Section.NEXT_STEPS,)),
+)
+"""Render headings and the sections under each (sub-headings where a heading groups two)."""
 
 
 class SummaryItem(BaseModel):
     """One line of a section, with the lineage needed to supersede, evict and recall it.
 
-    ``key`` groups values of the same fact: a later item with the same key in the same
-    section replaces the earlier one (corrections supersede). ``priority`` orders eviction
-    (user-stated facts outlive tool chatter); ``pinned`` items are never evicted.
+    ``key`` groups values of the same thing: a later item with the same key replaces the
+    earlier one (corrections supersede). ``salience`` (0–1) orders eviction together with
+    recency; ``pinned`` items (constraints, safety rules, preferences, the latest value of
+    a corrected fact, the current goal) are never evicted. ``stale`` lists values this
+    item made obsolete: any other item still stating one of them is dropped.
     """
 
     model_config = ConfigDict(frozen=True)
 
     text: str
     key: str | None = None
+    kind: str = "note"
+    """What the item is: constraint, preference, safety, goal, correction, fact, error,
+    identifier, path, decision, done, blocked, progress, next or note."""
     sources: tuple[str, ...] = ()
     seq: int = 0
     """Raw index of the message the item was last seen in (recency for eviction)."""
     refs: int = 1
-    """How many messages mentioned it (reference count for eviction)."""
-    priority: int = 0
+    """How many messages mentioned it."""
+    salience: float = 0.5
     pinned: bool = False
     historical: bool = False
     """Belongs to an earlier task; rendered as such so it cannot hijack the current one."""
+    kept: bool = False
+    """Kept over the cap like a pinned item, but given up when the budget needs the room
+    (the instructions of a first request the projection clips)."""
+    stale: tuple[str, ...] = ()
 
 
 class RunningSummary(BaseModel):
     """The working-memory summary of a thread, replaced atomically by the compaction node.
 
-    Coverage: the summary stands for raw messages ``[head_end, covered_through)``; the
-    node renders it as ONE message between the protected head and the verbatim tail.
+    Coverage: the summary stands for raw messages ``[head_end, covered_through)`` and,
+    when ``covers_head``, for the part of the first request its clip left out; the node
+    renders it as ONE message between the protected head and the verbatim tail. The
+    coverage and lineage fields are written by the orchestrator (``compact``), never by
+    a summarizer.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -82,11 +108,15 @@ class RunningSummary(BaseModel):
     sections: dict[Section, tuple[SummaryItem, ...]] = Field(default_factory=dict)
     head_end: int
     covered_through: int
+    covers_head: bool = False
     last_covered_id: str | None = None
     span_digest: str = ""
     generation: int = 1
     parent_generation: int | None = None
     summarizer: str = "extractive"
+    path: str = "extractive"
+    """How the summarizer produced it (``extractive``, ``structured``, ``json``,
+    ``markdown``, ``prose``, ``fallback: <reason>``, ...)."""
     format_version: int = FORMAT_VERSION
     token_count: int = 0
     rebuilt_reason: str | None = None
@@ -100,37 +130,31 @@ class RunningSummary(BaseModel):
         """Texts of the non-historical items of ``section``: what the model should act on."""
         return [i.text for i in self.items(section) if not i.historical]
 
+    def all_items(self) -> list[SummaryItem]:
+        """Every item, in render order."""
+        return [i for _, group in GROUPS for s in group for i in self.items(s)]
+
     def source_ids(self) -> dict[str, list[str]]:
         """Item text → the raw message ids it was extracted from (lineage for recall)."""
-        return {
-            item.text: list(item.sources)
-            for items in self.sections.values()
-            for item in items
-            if item.sources
-        }
+        return {i.text: list(i.sources) for i in self.all_items() if i.sources}
+
+    def title(self) -> str:
+        """The first line: what the summary stands for, truthfully labelled."""
+        first, last = self.head_end + 1, self.covered_through
+        parts = []
+        if last > self.head_end:
+            parts.append(f"messages {first}–{last}")
+        if self.covers_head:
+            parts.append(f"the part of message {self.head_end} left out above")
+        what = " and ".join(parts) or "nothing yet"
+        return (
+            f"{SUMMARY_TITLE}{what} (generation {self.generation}); recall(ref or query) "
+            "shows the originals.]"
+        )
 
     def render(self) -> str:
         """The summary as the text of one clearly marked message."""
-        first, last = self.head_end + 1, self.covered_through
-        lines = [
-            f"[Summary of messages {first}–{last} of this thread (generation "
-            f"{self.generation}); they are not shown. Use the recall tool with a ref "
-            "(message id) or a search query for the originals.]"
-        ]
-        for title, sections in (
-            ("Goal", (Section.GOAL,)),
-            ("Constraints & Preferences", (Section.CONSTRAINTS,)),
-            ("Progress", _PROGRESS),
-            ("Key Decisions", (Section.DECISIONS,)),
-            ("Critical Context", (Section.CRITICAL,)),
-            ("Relevant Files", _FILES),
-            ("Next Steps", (Section.NEXT_STEPS,)),
-        ):
-            body = _render_group(self, sections)
-            if body:
-                lines.append(f"## {title}")
-                lines.extend(body)
-        return "\n".join(lines)
+        return render_sections(self.title(), self.sections)
 
     def to_message(self) -> HumanMessage:
         """The rendered summary as the single summary message of a projection."""
@@ -151,8 +175,7 @@ class RunningSummary(BaseModel):
 
         Redaction uses it so that nothing extracted from a redacted message survives in
         stored summaries; the emptied digest makes the node rebuild coverage next call.
-        Items of unknown lineage (no ``sources``, e.g. written by a chat model) could hold
-        anything and are dropped too.
+        Items of unknown lineage (no ``sources``) could hold anything and are dropped too.
         """
         sections = {
             section: tuple(
@@ -169,20 +192,32 @@ class RunningSummary(BaseModel):
         return self.model_dump_json()
 
 
-def _render_group(summary: RunningSummary, sections: tuple[Section, ...]) -> list[str]:
-    """Bullet lines for a heading; sub-headings only when the heading groups sections."""
-    out: list[str] = []
-    for section in sections:
-        items = summary.items(section)
-        if not items:
-            continue
-        if len(sections) > 1:
-            out.append(f"### {section.value}")
-        current = [i for i in items if not i.historical]
-        past = [i for i in items if i.historical]
-        out.extend(f"- {i.text}" for i in current)
-        out.extend(f"- (historical, earlier task) {i.text}" for i in past)
-    return out
+def render_sections(title: str, sections: dict[Section, tuple[SummaryItem, ...]]) -> str:
+    """``title`` then one heading per non-empty group, one bullet per item."""
+    lines = [title]
+    for heading, group in GROUPS:
+        body: list[str] = []
+        for section in group:
+            items = sections.get(section, ())
+            if not items:
+                continue
+            if len(group) > 1:
+                body.append(f"### {section.value}")
+            body.extend(f"- {i.text}{_suffix(i)}" for i in items if not i.historical)
+            body.extend(f"- (historical, earlier task) {i.text}" for i in items if i.historical)
+        if body:
+            lines.append(f"## {heading}")
+            lines.extend(body)
+    return "\n".join(lines)
+
+
+CORRECTED = " (corrected)"
+"""Rendered after the latest value of a corrected fact: it overrides earlier values, and
+a summary fed back as text keeps it pinned."""
+
+
+def _suffix(item: SummaryItem) -> str:
+    return CORRECTED if item.kind == "correction" and item.pinned else ""
 
 
 def is_summary_message(message: Any) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from agent_graph import build_graph, turn_input
-from conftest import BACKENDS, _open
+from backends import BACKENDS, open_saver
 from langchain_core.messages import HumanMessage
 
 from langgraph_compact.checkpoint import CompactSaverBase, CompactSqliteSaver
@@ -322,7 +322,7 @@ def test_the_async_saver_reports_damage_the_same_way(
     source, truth = reference
     path = tmp_path / "damaged.sqlite"
     _damaged_copy(source, path, kind, SEEDS[0])
-    with _open(BACKENDS[1], path) as saver:
+    with open_saver(BACKENDS[1], path) as saver:
         outcome = _load_all(saver, truth)
         assert outcome.silent == [] and outcome.errors > 0
         assert not saver.verify().ok

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from agent_graph import build_graph, state_json, turn_input
-from conftest import Backend
+from backends import Backend
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.checkpoint import CompactSqliteSaver

@@ -6,7 +6,7 @@ from typing import Any, TypedDict
 
 import pytest
 from agent_graph import build_graph, turn_input
-from conftest import Backend
+from backends import Backend
 from langgraph.graph import START, StateGraph
 
 from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSaverBase

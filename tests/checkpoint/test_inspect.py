@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent_graph import build_graph, turn_input
-from conftest import Backend
+from backends import Backend
 
 from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, ThreadInfo, VerifyReport
 

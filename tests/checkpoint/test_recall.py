@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from agent_graph import build_graph, turn_input
-from conftest import Backend
+from backends import Backend
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode

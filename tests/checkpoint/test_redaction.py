@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from agent_graph import build_graph, turn_input
+from backends import Backend
 from cells import occurrences
-from conftest import Backend
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.base import empty_checkpoint
 from langgraph.graph import START, MessagesState, StateGraph

@@ -14,7 +14,7 @@ from typing import Annotated, Any, TypedDict
 
 import pytest
 from agent_graph import build_graph, state_json, turn_input
-from conftest import Backend
+from backends import Backend
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.channels import DeltaChannel
 from langgraph.checkpoint.base import empty_checkpoint
@@ -355,3 +355,24 @@ def test_delta_rows_survive_out_of_order_puts_re_puts_and_deleted_runs(backend: 
     assert _lane_state(saver, "lane") == expected
     rows = backend.query("SELECT payload FROM lgc_checkpoints WHERE tid = ?", backend.tid("lane"))
     assert sum(bytes(p)[1] == 0 for (p,) in rows) <= 8  # mostly deltas, a few snapshots
+
+
+def test_a_loaded_checkpoint_changed_in_place_does_not_change_what_is_stored(
+    backend: Backend,
+) -> None:
+    graph = _run(backend.saver, "m", range(3))
+    config = _cfg("m")
+    first = backend.saver.get_tuple(config)
+    assert first is not None
+    # LangGraph updates a loaded checkpoint's versions while it runs from it.
+    first.checkpoint["channel_versions"]["extra"] = "9999999999.zzzzzz"
+    first.checkpoint["versions_seen"].setdefault("agent", {})["extra"] = "1"
+    first.metadata["step"] = -99
+    again = backend.saver.get_tuple(config)
+    assert again is not None and "extra" not in again.checkpoint["channel_versions"]
+    assert "extra" not in again.checkpoint["versions_seen"].get("agent", {})
+    assert again.metadata["step"] != -99
+    _run(backend.saver, "m", range(3, 5))  # the next rows, deltas on the cached one
+    with backend.reopen() as fresh:
+        assert state_json(build_graph(fresh), config) == state_json(graph, config)
+        assert fresh.verify("m").ok

@@ -9,57 +9,24 @@ the summarizer runs less often and on less.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from langchain_core.messages import BaseMessage
 
-from langgraph_compact.compaction.clip import MESSAGE_TEXT_MAX_CHARS, clip_tool_outputs
+from langgraph_compact.compaction.clip import clip_tool_outputs
 from langgraph_compact.compaction.dedupe import dedupe_tool_reads
-from langgraph_compact.compaction.loops import LOOP_THRESHOLD, LoopSignal, detect_loops
+from langgraph_compact.compaction.loops import LoopSignal, detect_loops
 from langgraph_compact.compaction.prune import protected_start, prune_old_outputs
+from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.stage import StageResult, StageStats
 from langgraph_compact.compaction.verify import (
     protocol_violations,
     repair_projection,
     verify_projection,
 )
-from langgraph_compact.messages import require_ids
-from langgraph_compact.policies import ToolPolicies
-from langgraph_compact.tokens import TokenCounter
+from langgraph_compact.messages import check_messages
 
-__all__ = ["PROTECT_RECENT_TOKENS", "FoldConfig", "FoldResult", "fold"]
-
-PROTECT_RECENT_TOKENS = 20_000
-"""Default size of the recent window that prune and text clipping leave alone."""
-
-
-@dataclass(frozen=True)
-class FoldConfig:
-    """Settings of :func:`fold`. Reuse one instance: its counter holds the token cache.
-
-    Attributes:
-        counter: the token counter (its cache makes repeated folds cheap).
-        policies: per-tool policies.
-        protect_recent_tokens: size of the recent window that is never pruned and whose
-            message text and tool-call arguments are never clipped.
-        max_text_chars: clip limit for human/AI text outside the recent window.
-        dedupe: run the dedupe stage.
-        prune: run the prune stage.
-        loop_threshold: identical consecutive calls that count as a loop.
-        repair: repair an invalid raw history in the projection first (reported in
-            ``FoldResult.repairs``); when False an invalid input raises ProtocolError.
-        verify: check the output's tool protocol before returning.
-    """
-
-    counter: TokenCounter = field(default_factory=TokenCounter)
-    policies: ToolPolicies = field(default_factory=ToolPolicies)
-    protect_recent_tokens: int = PROTECT_RECENT_TOKENS
-    max_text_chars: int = MESSAGE_TEXT_MAX_CHARS
-    dedupe: bool = True
-    prune: bool = True
-    loop_threshold: int = LOOP_THRESHOLD
-    repair: bool = True
-    verify: bool = True
+__all__ = ["FoldResult", "fold"]
 
 
 @dataclass(frozen=True)
@@ -76,16 +43,19 @@ class FoldResult:
         tokens_after: tokens of ``messages``.
         repairs: what ``repair_projection`` changed (empty for a valid input).
         protected_from: index in ``messages`` where the protected recent window starts.
+        counts: tokens of each message of ``messages`` (what they add up to is
+            ``tokens_after``), so later steps need not count them again.
     """
 
-    messages: list[BaseMessage]
-    stats: list[StageStats]
+    messages: tuple[BaseMessage, ...]
+    stats: tuple[StageStats, ...]
     refs: tuple[str, ...]
     loop: LoopSignal | None
     tokens_before: int
     tokens_after: int
     repairs: tuple[str, ...] = ()
     protected_from: int = 0
+    counts: tuple[int, ...] = ()
 
     def stage(self, name: str) -> StageStats | None:
         """The stats of stage ``name`` (``"clip"``, ``"dedupe"``, ...), if it ran."""
@@ -97,52 +67,73 @@ class FoldResult:
         return self.tokens_before - self.tokens_after
 
 
-def fold(messages: Sequence[BaseMessage], config: FoldConfig) -> FoldResult:
+def fold(
+    messages: Sequence[BaseMessage],
+    settings: CompactionSettings | None = None,
+    *,
+    keep_recent_tokens: int | None = None,
+    head_end: int | None = None,
+    repair: bool = True,
+    verify: bool = True,
+    loops: bool = True,
+) -> FoldResult:
     """Fold a history into a cheaper projection; the input is never modified.
 
     Algorithm:
-        Check ids, then repair (if the raw history breaks the tool protocol), then find
-        the protected recent window by tokens, then clip, dedupe and prune, then look
-        for a current loop, then verify the tool protocol. Stages never add or remove
-        messages, so per-message token counts are updated only where a stage changed a
-        message: with a warm counter cache a call costs one digest per message plus
-        tokenizing the messages that are new or newly shortened.
+        Check the messages, then repair (if the raw history breaks the tool protocol),
+        then find the protected recent window by tokens, then clip, dedupe and prune,
+        then look for a current loop, then verify the tool protocol. Stages never add or
+        remove messages, so per-message token counts are updated only where a stage
+        changed a message: with a warm counter a call costs one memo lookup per message
+        plus tokenizing the messages that are new or newly shortened.
 
     Args:
         messages: the raw history (every message needs an id).
-        config: the fold settings.
+        settings: counter, policies and stage switches (``CompactionSettings.default()``
+            when omitted). Reuse one instance: its counter holds the caches.
+        keep_recent_tokens: the protected recent window; default
+            ``settings.recent_window(0)``.
+        head_end: index just past the protected head (default: found from the list; 0
+            for a slice that starts mid-conversation).
+        repair: repair an invalid history first (reported in ``FoldResult.repairs``);
+            when False an invalid input is folded as it is.
+        verify: check the output's tool protocol before returning.
+        loops: look for a current doom loop (``FoldResult.loop``).
 
     Returns:
-        The projection with per-stage stats.
+        The projection with per-stage stats and per-message token counts.
 
     Raises:
-        MessageError: a message has no id.
-        ProtocolError: the output breaks the tool protocol (only when ``repair`` is
-            off and the input was already invalid).
+        MessageError: an entry is not a message, or a message has no id.
+        ProtocolError: the output breaks the tool protocol (only when ``repair`` is off
+            and ``verify`` on, for an invalid input).
 
     >>> from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
     >>> call = AIMessage("", id="a1", tool_calls=[{"name": "cat", "args": {}, "id": "c1"}])
     >>> history = [HumanMessage("go", id="h1"), call,
     ...            ToolMessage("x" * 50_000, tool_call_id="c1", id="t1")]
-    >>> result = fold(history, FoldConfig())
+    >>> result = fold(history)
     >>> result.refs, result.tokens_before > 6_000 > result.tokens_after
     (('t1',), True)
     """
-    require_ids(messages)
-    counter = config.counter
+    if settings is None:
+        settings = CompactionSettings.default()
+    check_messages(messages)
+    counter, cache, policies = settings.counter, settings.counter.cache, settings.policies
     counts = [counter.count(m) for m in messages]
     tokens_before = sum(counts)
     stats: list[StageStats] = []
     repairs: tuple[str, ...] = ()
     work = list(messages)
-    if config.repair and protocol_violations(work):  # checking is cheaper than repairing
+    if repair and protocol_violations(work):  # checking is cheaper than repairing
         repaired = repair_projection(work)
         if repaired.repairs:
             work, repairs = repaired.messages, repaired.repairs
             counts = [counter.count(m) for m in work]
             stats.append(StageStats("repair", tokens_before, sum(counts), len(repairs)))
     originals = work
-    protected_from = protected_start(work, counter, config.protect_recent_tokens)
+    window = settings.recent_window(0) if keep_recent_tokens is None else keep_recent_tokens
+    protected_from = protected_start(work, counter, window)
     total = sum(counts)
     changed: set[int] = set()
 
@@ -162,32 +153,37 @@ def fold(messages: Sequence[BaseMessage], config: FoldConfig) -> FoldResult:
         "clip",
         lambda ms: clip_tool_outputs(
             ms,
-            config.policies,
+            policies,
             protected_from=protected_from,
-            max_text_chars=config.max_text_chars,
+            head_end=head_end,
+            max_text_chars=settings.max_text_chars,
+            max_output_chars=settings.output_cap_chars,
+            cache=cache,
         ),
     )
-    if config.dedupe:
-        run("dedupe", lambda ms: dedupe_tool_reads(ms, config.policies))
-    if config.prune:
+    if settings.dedupe:
+        run("dedupe", lambda ms: dedupe_tool_reads(ms, policies, cache=cache))
+    if settings.prune:
         run(
             "prune",
             lambda ms: prune_old_outputs(
-                ms, config.policies, protected_from=protected_from, originals=originals
+                ms, policies, protected_from=protected_from, originals=originals, cache=cache
             ),
         )
-    loop = detect_loops(work, config.loop_threshold)
-    stats.append(StageStats("loops", total, total, loop.count if loop else 0))
-    if config.verify:
+    loop = detect_loops(work, settings.loop_threshold) if loops else None
+    if loops:
+        stats.append(StageStats("loops", total, total, loop.count if loop else 0))
+    if verify:
         verify_projection(work)
     refs = tuple(work[i].id or "" for i in sorted(changed))
     return FoldResult(
-        messages=work,
-        stats=stats,
+        messages=tuple(work),
+        stats=tuple(stats),
         refs=refs,
         loop=loop,
         tokens_before=tokens_before,
         tokens_after=total,
         repairs=repairs,
         protected_from=protected_from,
+        counts=tuple(counts),
     )

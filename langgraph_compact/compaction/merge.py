@@ -1,0 +1,158 @@
+"""Merge new summary candidates into the previous sections: supersede, dedupe, retire.
+
+Merging is what makes a summary a delta update rather than a rewrite: a previous item
+survives unless a new one supersedes it (same key, or a correction naming its value as
+stale), near-duplicates fold into one item that remembers every source, and a change of
+goal turns the current task's items historical instead of deleting them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.summary import Section, SummaryItem
+
+__all__ = ["merge_items"]
+
+_PROGRESS = frozenset({Section.DONE, Section.IN_PROGRESS, Section.BLOCKED})
+_FILES = frozenset({Section.FILES_READ, Section.FILES_MODIFIED})
+_GROUPS: Mapping[Section, frozenset[Section]] = {
+    **dict.fromkeys(_PROGRESS, _PROGRESS),
+    **dict.fromkeys(_FILES, _FILES),
+    Section.CRITICAL: frozenset({Section.CRITICAL, Section.CONSTRAINTS}),
+    Section.CONSTRAINTS: frozenset({Section.CRITICAL, Section.CONSTRAINTS}),
+}
+"""Sections whose items share keys: a key moves between them instead of duplicating."""
+_MAX_SOURCES = 8
+
+
+def _combine(old: SummaryItem, new: SummaryItem) -> SummaryItem:
+    """``new`` carrying ``old``'s lineage: sources, mention count, the higher salience, pin."""
+    return new.model_copy(
+        update={
+            "sources": tuple(dict.fromkeys(old.sources + new.sources))[-_MAX_SOURCES:],
+            "refs": old.refs + new.refs,
+            "salience": max(old.salience, new.salience),
+            "pinned": old.pinned or new.pinned,
+            "stale": tuple(dict.fromkeys(old.stale + new.stale)),
+        }
+    )
+
+
+def _states(item: SummaryItem, values: Sequence[str]) -> bool:
+    text = item.text.lower()
+    return any(re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", text) for v in values)
+
+
+def merge_items(
+    sections: Mapping[Section, Sequence[SummaryItem]],
+    new: Sequence[tuple[Section, SummaryItem]],
+) -> dict[Section, list[SummaryItem]]:
+    """Merge new items into sections, in order; later values supersede earlier ones.
+
+    Algorithm:
+        An item whose key is already held in its supersede group (the progress sections
+        share keys, so do the file sections, and so do Critical Context and Constraints)
+        replaces the old item and keeps its lineage. Without a key match, an item whose
+        normalized text equals another's in the same section folds into it. A correction
+        (an item with ``stale`` values) drops every other unpinned-or-fact item that still
+        states one of those values. A new goal makes the previous goal and the current
+        in-progress and next-step items historical. A file once modified stays under
+        "modified" when read again.
+    """
+    out: dict[Section, dict[str, SummaryItem]] = {}
+    where: dict[str, Section] = {}  # key -> the section holding it
+    texts: dict[tuple[Section, str], str] = {}  # (section, normalized text) -> slot
+    slots = itertools.count()
+
+    def put(section: Section, item: SummaryItem) -> None:
+        slot = item.key or f"\x00{next(slots)}"
+        out.setdefault(section, {})[slot] = item
+        texts[(section, tx.norm(item.text))] = slot
+        if item.key:
+            where[item.key] = section
+
+    def pop(section: Section, slot: str) -> SummaryItem:
+        item = out[section].pop(slot)
+        texts.pop((section, tx.norm(item.text)), None)
+        if item.key and where.get(item.key) is section:
+            del where[item.key]
+        return item
+
+    for section, items in sections.items():
+        for item in items:
+            put(section, item)
+    for section, item in new:
+        if section is Section.GOAL and item.key == "goal":
+            current = out.get(Section.GOAL, {}).get("goal")
+            if current is None or tx.norm(current.text) != tx.norm(item.text):
+                _retire_current_task(out, where)
+                texts = {k: v for k, v in texts.items() if k[0] is not Section.GOAL}
+        if item.key and item.key.startswith("file:"):
+            item = _same_file(item, where, out, pop)
+        held = where.get(item.key) if item.key else None
+        if held is Section.FILES_MODIFIED and section is Section.FILES_READ:
+            old = out[held][item.key or ""]
+            out[held][item.key or ""] = _combine(old, item).model_copy(
+                update={"text": old.text, "kind": old.kind}
+            )
+            continue
+        if held is not None and held in _GROUPS.get(section, frozenset({section})):
+            item = _combine(pop(held, item.key or ""), item)
+        elif (slot := texts.get((section, tx.norm(item.text)))) is not None:
+            item = _combine(pop(section, slot), item)
+        if item.stale:
+            _drop_stale(out, pop, item)
+        put(section, item)
+    return {section: list(items.values()) for section, items in out.items() if items}
+
+
+def _same_file(
+    item: SummaryItem,
+    where: dict[str, Section],
+    out: dict[Section, dict[str, SummaryItem]],
+    pop: Callable[[Section, str], SummaryItem],
+) -> SummaryItem:
+    """A bare file name and a path ending in it are one file: keep the path's key.
+
+    ``validators.py`` named in prose after ``django/core/validators.py`` was read folds
+    into the path; a path seen after its bare name takes the bare item over.
+    """
+    path = (item.key or "")[len("file:") :]
+    if "/" not in path:
+        match = next((k for k in where if k.startswith("file:") and k.endswith("/" + path)), None)
+        return item.model_copy(update={"key": match, "text": match[5:]}) if match else item
+    bare = f"file:{path.rsplit('/', 1)[1]}"
+    if bare in where:
+        old = pop(where[bare], bare)
+        return _combine(old, item)
+    return item
+
+
+def _drop_stale(out: dict[Section, dict[str, SummaryItem]], pop: object, item: SummaryItem) -> None:
+    """Remove items that still state a value ``item`` corrected (constraints stay)."""
+    for section, held in out.items():
+        if section is Section.CONSTRAINTS:
+            continue
+        for slot, other in list(held.items()):
+            if other is not item and _states(other, item.stale):
+                pop(section, slot)  # type: ignore[operator]
+
+
+def _retire_current_task(
+    out: dict[Section, dict[str, SummaryItem]], where: dict[str, Section]
+) -> None:
+    for section in (Section.GOAL, Section.IN_PROGRESS, Section.NEXT_STEPS):
+        retired: dict[str, SummaryItem] = {}
+        for slot, item in out.get(section, {}).items():
+            if item.key and not item.historical:
+                where.pop(item.key, None)
+                slot = f"old:{item.seq}:{item.key}"
+                item = item.model_copy(
+                    update={"historical": True, "key": slot, "pinned": False, "salience": 0.2}
+                )
+            retired[slot] = item
+        out[section] = retired

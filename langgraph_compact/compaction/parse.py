@@ -1,0 +1,280 @@
+"""Read section-shaped text back into summary items: our own render, JSON, markdown, prose.
+
+A model summarizer may answer with a JSON object, a truncated one, markdown sections or
+plain prose; a hand-off or a pasted brief may carry a summary rendered by this package.
+Each shape is parsed into ``{Section: [text, ...]}`` and every text is then classified by
+the same rules as extraction (a preference stays pinned wherever it was filed), so no
+answer is thrown away for its format.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+
+from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.summary import CORRECTED, SUMMARY_TITLE, Section, SummaryItem
+
+__all__ = [
+    "classify",
+    "items_from_sections",
+    "parse_answer",
+    "parse_json",
+    "parse_markdown",
+    "parse_rendered_summary",
+    "section_for",
+    "split_rendered_summary",
+]
+
+_SAFETY = re.compile(
+    r"\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|avoid|forbidden|"
+    r"not allowed|under no circumstances|without (?:asking|approval|confirmation|permission)|"
+    r"destructive|irreversible|dangerous)\b",
+    re.IGNORECASE,
+)
+
+
+def classify(text: str) -> str | None:
+    """``safety``, ``preference`` or ``constraint`` for an instruction, else None.
+
+    >>> classify("Never push to main."), classify("I prefer tabs."), classify("Hi there")
+    ('safety', 'preference', None)
+    """
+    if tx.is_code_line(text) or len(text) > 400:
+        return None
+    if p.PREFERENCE.search(text):
+        return "preference"
+    if _SAFETY.search(text):
+        return "safety"
+    if p.CONSTRAINT.search(text):
+        return "constraint"
+    return None
+
+
+_ALIASES: Mapping[str, Section] = {
+    **dict.fromkeys(
+        ["goal", "goals", "task", "objective", "current goal", "mission"], Section.GOAL
+    ),
+    **dict.fromkeys(
+        [
+            "constraints preferences",
+            "constraints and preferences",
+            "constraints",
+            "preferences",
+            "rules",
+            "requirements",
+            "user preferences",
+            "safety rules",
+        ],
+        Section.CONSTRAINTS,
+    ),
+    **dict.fromkeys(["done", "completed", "finished", "progress", "accomplished"], Section.DONE),
+    **dict.fromkeys(["in progress", "ongoing", "current work", "working on"], Section.IN_PROGRESS),
+    **dict.fromkeys(["blocked", "blockers", "open issues", "problems"], Section.BLOCKED),
+    **dict.fromkeys(["key decisions", "decisions", "decisions made"], Section.DECISIONS),
+    **dict.fromkeys(
+        [
+            "critical context",
+            "context",
+            "facts",
+            "key facts",
+            "important context",
+            "notes",
+            "details",
+            "errors",
+            "key information",
+            "important details",
+        ],
+        Section.CRITICAL,
+    ),
+    **dict.fromkeys(["files read", "read files", "relevant files", "files"], Section.FILES_READ),
+    **dict.fromkeys(
+        ["files modified", "modified files", "changed files", "files changed", "edited files"],
+        Section.FILES_MODIFIED,
+    ),
+    **dict.fromkeys(
+        ["next steps", "next", "todo", "to do", "plan", "remaining"], Section.NEXT_STEPS
+    ),
+}
+
+
+def section_for(name: str) -> Section | None:
+    """The section a heading or JSON key names (``"Critical Context"``, ``"todo"``, ...)."""
+    return _ALIASES.get(tx.norm(name.replace("_", " ").replace("&", " ")))
+
+
+def parse_json(text: str) -> dict[Section, list[str]] | None:
+    """Sections of a JSON answer; a truncated object still yields its complete strings."""
+    start = text.find("{")
+    if start == -1:
+        return None
+    out: dict[Section, list[str]] = {}
+    try:
+        end = text.rfind("}")
+        data = json.loads(text[start : end + 1]) if end > start else None
+    except ValueError:
+        data = None
+    if isinstance(data, Mapping):
+        for key, values in data.items():
+            section = section_for(str(key))
+            if section is not None:
+                listed = values if isinstance(values, list) else [values]
+                out.setdefault(section, []).extend(str(v) for v in listed if str(v).strip())
+        return out or None
+    # Salvage: "Section": ["a", "b", ... up to where the answer was cut.
+    for m in re.finditer(r'"([^"]{1,40})"\s*:\s*\[', text):
+        section = section_for(m.group(1))
+        if section is None:
+            continue
+        tail = text[m.end() :]
+        stop = re.search(r'\]|"[^"]{1,40}"\s*:\s*\[', tail)
+        body = tail[: stop.start()] if stop else tail
+        strings = [json.loads(f'"{s}"') for s in re.findall(r'"((?:[^"\\]|\\.)*)"', body)]
+        out.setdefault(section, []).extend(s for s in strings if s.strip())
+    return out or None
+
+
+_HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s*(?P<h>.+?)\s*#*|\*\*(?P<b>[^*]+)\*\*:?|(?P<c>[A-Z][\w &/-]{1,40}):)\s*$"
+)
+_BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
+
+
+def parse_markdown(text: str) -> dict[Section, list[str]] | None:
+    """Sections of a markdown answer: headings that name a section, then their lines."""
+    out: dict[Section, list[str]] = {}
+    current: Section | None = None
+    for line in text.splitlines():
+        heading = _HEADING.match(line)
+        if heading:
+            name = heading["h"] or heading["b"] or heading["c"] or ""
+            found = section_for(name)
+            if found is not None or heading["h"] or heading["b"]:
+                current = found
+                continue
+        body = _BULLET.sub("", line).strip()
+        if current is not None and body:
+            out.setdefault(current, []).append(body)
+    return out or None
+
+
+def parse_answer(text: str) -> tuple[dict[Section, list[str]], str]:
+    """Sections of any answer and how it was read: ``json``, ``markdown`` or ``prose``.
+
+    Prose (or anything else) is kept, sentence by sentence, under Critical Context; the
+    classification in ``items_from_sections`` then moves instructions where they belong.
+    """
+    found = parse_json(text) if "{" in text else None
+    if found:
+        return found, "json"
+    found = parse_markdown(text)
+    if found:
+        return found, "markdown"
+    sentences = [s for s in tx.sentences(text) if not tx.is_junk(s)]
+    return ({Section.CRITICAL: sentences} if sentences else {}), "prose"
+
+
+_HISTORICAL = re.compile(r"^\(historical[^)]*\)\s*", re.IGNORECASE)
+
+
+def items_from_sections(
+    sections: Mapping[Section, Sequence[str]], source: str, seq: int, *, salience: float = 0.6
+) -> list[tuple[Section, SummaryItem]]:
+    """Classify section texts into items, wherever they were filed.
+
+    Instructions (constraints, preferences, safety rules) are pinned under Constraints;
+    a stated fact gets its fact key (so a later value supersedes it); a path under a files
+    section is keyed by the path; everything else by its normalized text. Junk is dropped.
+    """
+    out: list[tuple[Section, SummaryItem]] = []
+    for section, texts in sections.items():
+        for raw in texts:
+            historical = bool(_HISTORICAL.match(raw))
+            text = tx.short(_HISTORICAL.sub("", raw).strip())
+            if not tx.is_junk(text):
+                out.extend(_classified(section, text, historical, source, seq, salience))
+    return out
+
+
+def _classified(
+    section: Section, text: str, historical: bool, source: str, seq: int, salience: float
+) -> list[tuple[Section, SummaryItem]]:
+    sources = (source,) if source else ()
+
+    def item(key: str, kind: str, weight: float, pinned: bool = False) -> SummaryItem:
+        return SummaryItem(
+            text=text,
+            key=key,
+            kind=kind,
+            sources=sources,
+            seq=seq,
+            salience=weight,
+            pinned=pinned and not historical,
+            historical=historical,
+        )
+
+    kind = classify(text)
+    if section is Section.GOAL:
+        key = f"old:{tx.norm(text)[:60]}" if historical else "goal"
+        return [(section, item(key, "goal", 1.0, pinned=True))]
+    if kind is not None or section is Section.CONSTRAINTS:
+        key = f"constraint:{tx.norm(text)[:80]}"
+        return [(Section.CONSTRAINTS, item(key, kind or "constraint", 1.0, pinned=True))]
+    if section in (Section.FILES_READ, Section.FILES_MODIFIED) and (found := tx.paths(text)):
+        weight = salience * 0.8
+        return [
+            (section, item(f"file:{path}", "path", weight).model_copy(update={"text": path}))
+            for path in found
+        ]
+    marker = CORRECTED.strip()
+    corrected = text.endswith(marker)
+    if corrected:  # the latest value of a corrected fact: it stays pinned
+        text = text.removesuffix(marker).strip()
+    facts = p.fact_pairs(text)
+    if corrected:
+        key = f"fact:{facts[0][0]}" if facts else f"correction:{tx.norm(text)[:60]}"
+        return [(section, item(key, "correction", 1.0, pinned=True))]
+    if facts and section is Section.CRITICAL:
+        return [(section, item(f"fact:{facts[0][0]}", "fact", salience + 0.1))]
+    errors = p.error_lines(text, 1)
+    if errors:
+        return [(section, item(f"error:{tx.shape(errors[0])[:80]}", "error", salience + 0.1))]
+    return [(section, item(f"{section.name}:{tx.norm(text)[:80]}", "note", salience))]
+
+
+def split_rendered_summary(text: str) -> tuple[str, str] | None:
+    """``(summary part, the rest)`` of a text holding a summary this package rendered.
+
+    The summary part is its title line and the headings and bullets right after it; a
+    rendered projection (a hand-off) continues with other messages, which are the rest.
+    """
+    at = text.find(SUMMARY_TITLE)
+    if at == -1:
+        return None
+    lines = text[at:].split("\n")
+    end = 1
+    while end < len(lines) and (
+        not lines[end].strip() or lines[end].startswith("#") or _BULLET.match(lines[end])
+    ):
+        end += 1
+    return "\n".join(lines[:end]), text[:at] + "\n" + "\n".join(lines[end:])
+
+
+def parse_rendered_summary(
+    text: str, source: str, seq: int
+) -> tuple[list[tuple[Section, SummaryItem]], str] | None:
+    """The items of a summary this package rendered, fed back as a message, and the rest
+    of the text; None when the text holds no such summary.
+
+    A rotated session's hand-off or a compactor of compactors passes the previous context
+    as one message: its summary part is read back item by item, so what it carried keeps
+    its section, its pin and its key instead of being clipped away as plain text. The
+    rest is extracted as usual by the caller.
+    """
+    split = split_rendered_summary(text)
+    if split is None:
+        return None
+    sections = parse_markdown(split[0]) or {}
+    return items_from_sections(sections, source, seq), split[1]

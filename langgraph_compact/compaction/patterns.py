@@ -1,0 +1,312 @@
+"""Recognizers for what a summary must keep: errors, facts, flagged lines, cues.
+
+Pure functions over text. They are deliberately shape-based (what a compiler, a test
+runner, an HTTP client, a logger or a person writes), not tied to one tool or phrasing,
+and they refuse code: a line of a file dump is code, not a fact or an instruction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from langgraph_compact.compaction.text import (
+    TRACEBACK_HEADER,
+    content_words,
+    is_code_line,
+    norm,
+    short,
+    specificity,
+)
+
+__all__ = [
+    "CONSTRAINT",
+    "CORRECTION",
+    "DECISION",
+    "GOAL_CHANGE",
+    "NEXT",
+    "PREFERENCE",
+    "REASON",
+    "error_lines",
+    "exit_status",
+    "fact_pairs",
+    "flagged",
+    "goal_change",
+    "json_facts",
+    "stale_values",
+]
+
+# --- errors ---------------------------------------------------------------------------
+
+_ERROR_PATTERNS = [
+    # the message line of an exception (the last line of a Python traceback)
+    re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::.*)?$"),
+    re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b: \S"),
+    # compiler and linter diagnostics: path:line[:col]: severity/code ...
+    re.compile(
+        r"^[^\s:]+\.\w{1,6}[:(]\d+(?:[:,]\d+)?\)?:?\s*(?:(?:fatal )?error|warning|"
+        r"[A-Z]{1,3}\d{2,5}|undefined|cannot|expected)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(r"^(?:error|warning)(?:\[[A-Z]?\d+\])?: \S|\berror TS\d+:|^\s*--> \S+:\d+"),
+    # test runners
+    re.compile(
+        r"^(?:FAILED|ERROR)\s+\S+(?:::|\s-\s)|^--- FAIL: |^not ok \d+|^\s*[✗✕×]\s|"
+        r"\b\d+ (?:failed|errors?)\b|^E\s{2,}\S|\bTests?: .*\bfailed\b",
+    ),
+    # HTTP statuses
+    re.compile(
+        r"\bHTTP/\d(?:\.\d)? [45]\d\d\b|\b(?:status(?: code)?|response code)\b\W{0,3}[45]\d\d\b|"
+        r"\b[45]\d\d (?:Not Found|Forbidden|Unauthorized|Bad Request|Internal Server Error|"
+        r"Service Unavailable|Bad Gateway|Gateway Timeout|Conflict|Too Many Requests|"
+        r"Method Not Allowed|Unprocessable)",
+        re.IGNORECASE,
+    ),
+    # exit statuses
+    re.compile(
+        r"\bexit(?:ed)?(?: with)? (?:code|status)\W{0,3}[1-9]\d*\b|\bnon-zero exit status\b|"
+        r"<returncode>[1-9]\d*</returncode>|\breturn(?:ed)? code\W{0,3}[1-9]\d*\b",
+        re.IGNORECASE,
+    ),
+    # log lines at error level, and what shells and tools print when they fail
+    re.compile(
+        r"^\W{0,3}(?:\S+\s+){0,3}?\[?(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ERR)\]?[:\s\]-]|"
+        r"\blevel=(?:error|fatal|critical)\b|^(?:fatal|panic|error):\s|npm ERR!|"
+        r"command not found|No such file or directory|Permission denied|Segmentation fault|"
+        r"core dumped|\bOOMKilled\b|\bout of memory\b|\bconnection refused\b|\btimed out\b",
+        re.IGNORECASE,
+    ),
+]
+
+
+_EXIT_ONLY = re.compile(r"^<returncode>(\d+)</returncode>$|^exit (?:code|status) (\d+)$", re.I)
+
+
+def exit_status(line: str) -> str | None:
+    """``exit status N`` for a line that only reports a non-zero exit status, else None."""
+    m = _EXIT_ONLY.match(line.strip())
+    return f"exit status {m.group(1) or m.group(2)}" if m else None
+
+
+def error_lines(text: str, limit: int = 3) -> list[str]:
+    """The informative error lines of ``text``, in order, the last ``limit`` distinct ones.
+
+    Any shape a real tool prints counts (see ``_ERROR_PATTERNS``). A traceback header is
+    never an item: its message line, the traceback's last line, is.
+    """
+    found: dict[str, None] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or len(line) > 400 or TRACEBACK_HEADER.match(line):
+            continue
+        if is_code_line(raw) and not _ERROR_PATTERNS[0].match(line):
+            continue
+        if any(p.search(line) for p in _ERROR_PATTERNS) and content_words(line) >= 1:
+            found.pop(line, None)
+            found[line] = None
+    return [short(line, 200) for line in list(found)[-limit:]]
+
+
+# --- facts ----------------------------------------------------------------------------
+
+_PROSE_FACT = re.compile(
+    r"(?:^|[\s:;(])(?P<key>(?:the |my |our |your |its )?[A-Za-z][\w\-]*(?: [\w\-]+){0,3}?)"
+    r"\s+(?:is|are|was|were|=|equals|is set to|was set to|has been set to|changed to|"
+    r"should be|must be|will be|becomes)\s+"
+    r"(?:now |actually |still |currently )?(?P<value>(?:[^,;\n]|(?<=\d),(?=\d)){1,80}?)"
+    r"(?=,(?!\d)|[;\n]|\.\s|\.$|$| \()",
+    re.IGNORECASE,
+)
+_KV_LINE = re.compile(
+    r"^\s*[-*•]?\s*[\"']?(?P<key>[A-Za-z_][\w .\-/]{0,40}?)[\"']?\s*(?::|=|=>|->)\s*"
+    r"(?P<value>[^\s{\[(].{0,100}?)\s*,?$"
+)
+_LABELS = frozenset(
+    """correction update note notes fyi reminder important warning warn info debug error
+    attention caution notice hint constraint rule tip actually ps""".split()
+)
+_KEY_STOP = frozenset(
+    """it this that there here what which who i you he she we they one everything something
+    nothing answer result output problem issue code test thing way reason point fix
+    error file line function method class list case step part idea plan tool human ai
+    system assistant user""".split()
+)
+
+
+_CODE_VALUE = re.compile(r"\w\(|[{};]|=>|\blambda\b|^\s*(?:r|f|b)?['\"].*['\"]\s*[,)]\s*$")
+
+
+_STALE_TAIL = re.compile(r"\s*,?\s*\(?\b(?:instead of|rather than|not|no longer)\b.*$", re.I)
+
+
+def _value(raw: str) -> str | None:
+    """The value as an item shows it, or None when it is code or says nothing specific.
+
+    A correction's own stale clause ("Y instead of X") is not part of the value.
+    """
+    value = _STALE_TAIL.sub("", raw.strip()).strip().rstrip(".")
+    if _CODE_VALUE.search(value) or specificity(value) < 0.3:
+        return None
+    return value
+
+
+def _key(raw: str) -> str | None:
+    if "/" in raw or re.search(r"\.\w{1,4}$", raw.strip()):
+        return None  # a path or a file name, not the name of a setting
+    key = re.sub(r"^(?:(?:actually|so|also|now|btw|and|but|ok|okay|well) )*", "", norm(raw))
+    key = re.sub(r"^(?:the|my|our|your|its) ", "", key)
+    if len(key) < 3 or key in _KEY_STOP or key.split()[0] in _KEY_STOP or len(key.split()) > 5:
+        return None  # too short to name a setting, or a pronoun / generic word
+    return key
+
+
+def fact_pairs(text: str) -> list[tuple[str, str]]:
+    """``(key, value)`` pairs stated in one sentence or line ("X is Y", "key: value").
+
+    >>> fact_pairs("Correction: the release deadline is now March 9, not March 3.")
+    [('release deadline', 'March 9')]
+    >>> fact_pairs("max_connections = 417")
+    [('max_connections', '417')]
+    """
+    out: list[tuple[str, str]] = []
+    kv = _KV_LINE.match(text) if len(text) <= 160 else None
+    if kv is not None and not is_code_line(text):
+        words = norm(kv["key"]).split()
+        if words and words[0] in _LABELS:  # "NOTE: x is y", "INFO loaded: k=v"
+            rest = " ".join(kv["key"].split()[1:])
+            inner = fact_pairs(kv["value"])
+            return inner or (fact_pairs(f"{rest}: {kv['value']}") if rest else [])
+        key, value = _key(kv["key"]), _value(kv["value"])
+        if key and value:
+            nested = _KV_LINE.match(value)
+            if nested and _key(nested["key"]) and _value(nested["value"]):
+                key, value = _key(nested["key"]) or key, _value(nested["value"]) or value
+            out.append((key, value))
+    if not out:
+        for m in _PROSE_FACT.finditer(text):
+            key, value = _key(m["key"]), _value(m["value"])
+            if key and value:
+                out.append((key, value))
+    return out
+
+
+def json_facts(text: str, limit: int = 200) -> list[tuple[str, str]] | None:
+    """``(key path, value)`` for the scalar leaves of a JSON tool output, or None.
+
+    >>> json_facts('{"user": {"id": "u_81", "tier": "gold"}, "n": 3}')
+    [('user.id', 'u_81'), ('user.tier', 'gold'), ('n', '3')]
+    """
+    stripped = text.strip()
+    if stripped[:1] not in ("{", "["):
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    out: list[tuple[str, str]] = []
+
+    def walk(value: Any, path: str) -> None:
+        if len(out) >= limit:
+            return
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{path}.{k}" if path else str(k))
+        elif isinstance(value, list):
+            for i, v in enumerate(value[:20]):
+                walk(v, f"{path}[{i}]")
+        elif value is not None and path:
+            out.append((path, str(value)))
+
+    walk(data, "")
+    return out
+
+
+_FLAG = re.compile(
+    r"^\W{0,3}(?:WARNING|WARN|NOTE|IMPORTANT|ATTENTION|CAUTION|NOTICE|HINT|DEPRECATED|"
+    r"ALERT)\b|!!!|⚠",
+)
+
+
+def flagged(line: str) -> bool:
+    """A line a tool marks for attention (WARNING, NOTE, IMPORTANT, ...)."""
+    return bool(_FLAG.search(line))
+
+
+# --- cues -----------------------------------------------------------------------------
+
+CONSTRAINT = re.compile(
+    r"\b(?:never|must|mustn't|don't|do not|does not need|only|always|should not|shouldn't|"
+    r"make sure|ensure|avoid|constraint|requirement|required|forbidden|not allowed|"
+    r"no more than|at most|at least|no later than|under no circumstances|without (?:asking|"
+    r"approval|confirmation|permission)|keep .{1,30} under)\b",
+    re.IGNORECASE,
+)
+PREFERENCE = re.compile(
+    r"\b(?:i prefer|we prefer|prefer(?:ably|red)?|my preference|i'd rather|i would rather|"
+    r"i like|i'd like|please (?:use|keep|write|stick)|i want (?:you to )?(?:use|keep|write)|"
+    r"(?:my|our) (?:favou?rite|style|convention)|stick to|go with)\b",
+    re.IGNORECASE,
+)
+GOAL_CHANGE = re.compile(
+    r"\b(?:new task|change of plan|plan changed?|change the plan|instead,? (?:please|let's|"
+    r"i want|we)|forget (?:that|the previous|about)|now (?:i want|please|let's|i need)|"
+    r"switch to|pivot|drop (?:that|the) .{0,30} and|the (?:goal|priority|focus) is now|"
+    r"new (?:goal|priority|focus))\b",
+    re.IGNORECASE,
+)
+
+
+def goal_change(sentence: str) -> bool:
+    """The sentence opens by changing the task ("New task: …", "Change of plan: …").
+
+    Only at the start of a sentence: a policy that mentions "a change of plan" as a
+    reason for cancelling a booking is not one.
+    """
+    found = GOAL_CHANGE.search(sentence)
+    return found is not None and found.start() <= 20
+
+
+CORRECTION = re.compile(
+    r"\b(?:correction|actually|instead of|rather than|no longer|not anymore|scratch that|"
+    r"i meant|my mistake|sorry,|wrong|typo|update:|changed (?:from|to)|moved (?:from|to)|"
+    r"previously|used to be)\b|, not\b|\(not ",
+    re.IGNORECASE,
+)
+DECISION = re.compile(
+    r"\b(?:decided|decide|decision|i'll|i will|we'll|we will|let's|going to|chose|choose|"
+    r"chosen|approach|opt(?:ed)? for|settled on|go with|use .{1,40} instead)\b",
+    re.IGNORECASE,
+)
+REASON = re.compile(
+    r"\b(?:because|since|so that|to avoid|due to|in order to|as it|given that|otherwise)\b",
+    re.IGNORECASE,
+)
+NEXT = re.compile(
+    r"\b(?:next|then|i need to|i'll|i will|todo|remaining|still need|afterwards|after that|"
+    r"going to)\b",
+    re.IGNORECASE,
+)
+_STALE = re.compile(
+    r"\b(?:not|instead of|rather than|no longer|previously|used to be|formerly|was)\s+"
+    r"(?:the |a |an )?(?P<old>(?:[^,.;()\n]|(?<=\d)[,.](?=\d)){1,40}?)"
+    r"(?=\s*(?:[,.](?!\d)|[;()\n]|$| anymore| any more))"
+    r"|\bfrom (?P<from>(?:[^,.;()\n]|(?<=\d)[,.](?=\d)){1,40}?) to\b",
+    re.IGNORECASE,
+)
+
+
+def stale_values(sentence: str) -> list[str]:
+    """Values a correction says are no longer true ("Y, not X", "from X to Y", ...).
+
+    >>> stale_values("Correction: the deadline is now March 9, not March 3.")
+    ['March 3']
+    >>> stale_values("Update: the port changed from 8080 to 8443.")
+    ['8080']
+    """
+    out = []
+    for m in _STALE.finditer(sentence):
+        old = (m["old"] or m["from"] or "").strip()
+        if old and specificity(old) >= 0.3 and content_words(old) <= 4:
+            out.append(old)
+    return out

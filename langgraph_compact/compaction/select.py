@@ -1,0 +1,225 @@
+"""Fill the summary's token cap with the most salient items; pinned items always stay.
+
+Selection is global, not per section: the cap is one budget, filled in order of
+``salience × recency`` (historical items last), so room one section does not need goes
+to another. Pinned items (constraints, safety rules, preferences, the latest value of a
+corrected fact, the current goal) are never evicted: when they alone exceed the cap
+they are shortened first, and only then does the cap grow. Junk never enters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.summary import (
+    GROUPS,
+    RunningSummary,
+    Section,
+    SummaryItem,
+    render_sections,
+)
+
+__all__ = [
+    "RECENCY_HORIZON",
+    "SECTION_LIMITS",
+    "Selection",
+    "recency",
+    "refit_summary",
+    "score",
+    "select_items",
+]
+
+RECENCY_HORIZON = 500.0
+"""Messages over which the most salient items fade; less salient ones fade sooner."""
+_PINNED_COMPRESSED_CHARS = 120
+SECTION_LIMITS: dict[Section, int] = {
+    Section.DONE: 8,
+    Section.IN_PROGRESS: 3,
+    Section.BLOCKED: 6,
+    Section.FILES_READ: 12,
+    Section.FILES_MODIFIED: 12,
+    Section.NEXT_STEPS: 5,
+}
+"""Most unpinned items a section keeps: a hand-off lists the latest steps, not a log."""
+KEPT_SHARE = 0.3
+"""Most of the cap ``kept`` items (a clipped first request's instructions) are sure of;
+beyond it they compete with everything else on salience."""
+HISTORICAL_LIMIT = 2
+"""Most items of earlier tasks a section keeps."""
+KIND_SHARES: dict[str, float] = {"error": 0.3}
+"""Most of the cap unpinned items of a kind may take: a long debugging session must not
+fill the summary with its error log (the recall tool still finds every error)."""
+
+
+def recency(item: SummaryItem, now: int) -> float:
+    """How much of its salience an item keeps at age ``now - item.seq`` (messages).
+
+    Salient items are durable: what the user stated fades slowly and never below ~0.8
+    of its weight, while tool chatter fades within a few dozen messages to ~0.4. So an
+    old salient item outranks new noise, and recent items win among equals.
+    """
+    floor = 0.3 + 0.6 * item.salience
+    horizon = 50.0 + RECENCY_HORIZON * item.salience
+    return floor + (1.0 - floor) * math.exp(-max(0, now - item.seq) / horizon)
+
+
+def score(item: SummaryItem, now: int) -> float:
+    """Eviction order: the lowest ``salience × recency`` goes first; mentions add a little."""
+    value = item.salience * recency(item, now) * (1.0 + 0.15 * math.log(max(1, item.refs)))
+    return value * (0.3 if item.historical else 1.0)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The kept sections, their rendered size, and what did not fit."""
+
+    sections: dict[Section, tuple[SummaryItem, ...]]
+    tokens: int
+    evicted: int
+    over_cap: bool
+    """The pinned items alone needed more than the cap (which then grew to fit them)."""
+
+
+def _group_of(section: Section) -> str:
+    return next(h for h, group in GROUPS if section in group)
+
+
+def select_items(
+    sections: Mapping[Section, Sequence[SummaryItem]],
+    cap: int,
+    count_text: Callable[[str], int],
+    *,
+    title: str,
+    now: int,
+    evict_kept: bool = False,
+) -> Selection:
+    """Keep the items that fit ``cap`` tokens of rendered summary, best first.
+
+    Algorithm:
+        Drop junk. Take every pinned item, and the best ``kept`` ones up to
+        ``KEPT_SHARE`` of the cap unless ``evict_kept`` (shortened to
+        ``_PINNED_COMPRESSED_CHARS`` when they alone exceed the cap, which then grows).
+        Then add the best item of each section, then
+        the others in order of ``score``, each at the cost of its bullet plus any heading
+        it opens, skipping what does not fit, what a section already holds
+        ``SECTION_LIMITS`` of, and what would take a kind past its ``KIND_SHARES``.
+        Render the result and count it exactly; while it is over the cap, drop the
+        lowest-scored unpinned item.
+        Items keep their order inside a section.
+    """
+    clean = {
+        s: [i for i in items if not tx.is_junk(i.text)] for s, items in sections.items() if items
+    }
+
+    kept = sorted(
+        ((s, i) for s, items in clean.items() for i in items if i.kept and not i.pinned),
+        key=lambda si: -score(si[1], now),
+    )
+    sure: set[int] = set()
+    room = 0 if evict_kept else int(KEPT_SHARE * cap)
+    for _, i in kept:
+        room -= count_text(f"- {i.text}") + 1
+        if room < 0:
+            break
+        sure.add(id(i))
+
+    def must(item: SummaryItem) -> bool:
+        return item.pinned or id(item) in sure
+
+    pinned = [(s, i) for s, items in clean.items() for i in items if must(i)]
+    cost = {id(i): count_text(f"- {i.text}") + 1 for items in clean.values() for i in items}
+    heading_cost = {h: count_text(f"## {h}") + 1 for h, _ in GROUPS}
+    sub_cost = {s: count_text(f"### {s.value}") + 1 for s in Section}
+    used: set[object] = set()
+    budget = cap - count_text(title) - 1
+
+    def opens(section: Section) -> int:
+        extra = 0
+        group = _group_of(section)
+        if group not in used:
+            extra += heading_cost[group]
+        if len(next(g for h, g in GROUPS if h == group)) > 1 and section not in used:
+            extra += sub_cost[section]
+        return extra
+
+    def take(section: Section, item: SummaryItem) -> None:
+        nonlocal budget
+        budget -= cost[id(item)] + opens(section)
+        used.update((_group_of(section), section))
+
+    if sum(cost[id(i)] for _, i in pinned) > budget:
+        pinned = [(s, _compressed(i)) for s, i in pinned]
+        cost.update({id(i): count_text(f"- {i.text}") + 1 for _, i in pinned})
+    keep: dict[int, tuple[Section, SummaryItem]] = {}
+    for section, item in pinned:
+        take(section, item)
+        keep[id(item)] = (section, item)
+    others = [(s, i) for s, items in clean.items() for i in items if not must(i)]
+    others.sort(key=lambda si: -score(si[1], now))
+    # Every section first gets its best item, so the summary covers each kind of thing
+    # it knows; then the rest of the cap goes to the best items overall.
+    firsts = {s: i for s, i in reversed(others) if not i.historical}
+    others = [
+        *((s, i) for s, i in firsts.items()),
+        *(si for si in others if si[1] is not firsts.get(si[0])),
+    ]
+    counts: dict[object, int] = {}
+    spent: dict[str, int] = {}
+    for section, item in others:
+        full = counts.get(section, 0) >= SECTION_LIMITS.get(section, len(others))
+        if item.historical:  # earlier tasks: the latest couple is context enough
+            full = full or counts.get(f"old:{section}", 0) >= HISTORICAL_LIMIT
+        share = KIND_SHARES.get(item.kind)
+        if share is not None and spent.get(item.kind, 0) + cost[id(item)] > share * cap:
+            full = True
+        if not full and cost[id(item)] + opens(section) <= budget:
+            take(section, item)
+            keep[id(item)] = (section, item)
+            counts[section] = counts.get(section, 0) + 1
+            if item.historical:
+                counts[f"old:{section}"] = counts.get(f"old:{section}", 0) + 1
+            spent[item.kind] = spent.get(item.kind, 0) + cost[id(item)]
+    order = {
+        id(i): n for n, (_, i) in enumerate((s, i) for s, items in clean.items() for i in items)
+    }
+    for _, item in pinned:
+        order.setdefault(id(item), len(order))
+    evicted = sum(len(items) for items in sections.values()) - len(keep)
+    while True:
+        fitted: dict[Section, list[SummaryItem]] = {}
+        for section, item in sorted(keep.values(), key=lambda si: order[id(si[1])]):
+            fitted.setdefault(section, []).append(item)
+        result = {s: tuple(items) for s, items in fitted.items()}
+        tokens = count_text(render_sections(title, result))
+        droppable = [si for si in keep.values() if not must(si[1])]
+        if tokens <= cap or not droppable:
+            return Selection(result, tokens, evicted, over_cap=tokens > cap)
+        worst = min(droppable, key=lambda si: score(si[1], now))
+        del keep[id(worst[1])]
+        evicted += 1
+
+
+def _compressed(item: SummaryItem) -> SummaryItem:
+    """A pinned item cut to its first ``_PINNED_COMPRESSED_CHARS`` characters."""
+    if len(item.text) <= _PINNED_COMPRESSED_CHARS:
+        return item
+    return item.model_copy(update={"text": tx.short(item.text, _PINNED_COMPRESSED_CHARS)})
+
+
+def refit_summary(
+    summary: RunningSummary, cap: int, count_text: Callable[[str], int]
+) -> RunningSummary:
+    """``summary`` with only the items that fit ``cap`` to meet the budget: pinned items
+    stay, ``kept`` ones may go."""
+    chosen = select_items(
+        summary.sections,
+        cap,
+        count_text,
+        title=summary.title(),
+        now=summary.covered_through,
+        evict_kept=True,
+    )
+    return summary.model_copy(update={"sections": chosen.sections, "token_count": chosen.tokens})

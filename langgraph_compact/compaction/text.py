@@ -1,0 +1,202 @@
+"""Text helpers shared by extraction, merging and selection: sentences, keys, shapes.
+
+Pure functions over strings: how an item is cut to one line, how keys and near-duplicates
+are compared, how concrete a value is, what counts as code, which paths and ids a text
+names, and what is junk that never enters a summary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+__all__ = [
+    "ITEM_MAX_CHARS",
+    "TRACEBACK_HEADER",
+    "content_words",
+    "identifiers",
+    "is_code_line",
+    "is_junk",
+    "norm",
+    "paths",
+    "sentences",
+    "shape",
+    "short",
+    "specificity",
+]
+
+TRACEBACK_HEADER = re.compile(r"^Traceback \(most recent call last\):\s*$")
+"""The first line of a Python traceback: a header, never an item."""
+
+ITEM_MAX_CHARS = 240
+
+_STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have here
+    how i if in into is it its just let lets me my now of ok okay on or our out so some
+    that the their them then there these they this to too up us was we were what when
+    where which while who will with would yes no you your good great perfect nice fine
+    sure also again let's i'll i'm we'll we're it's that's there's here's see look check
+    try run make use sounds thanks thank please""".split()
+)
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
+
+
+def sentences(text: str) -> Iterator[str]:
+    """Non-empty sentences and lines of ``text``, stripped of list and quote markers."""
+    for part in _SENTENCE_SPLIT.split(text):
+        part = part.strip(" \t-*>#•")
+        if part:
+            yield part
+
+
+def short(text: str, limit: int = ITEM_MAX_CHARS) -> str:
+    """``text`` on one line, at most ``limit`` characters (an ellipsis marks a cut)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_VARIABLE = re.compile(r"/tmp/\S+|\b0x[0-9a-f]+\b|\b[0-9a-f]{7,}\b|\d+", re.IGNORECASE)
+
+
+def shape(text: str) -> str:
+    """``norm`` with temporary paths, addresses, hashes and numbers masked: the same
+    error raised again with another temp dir or line number has the same shape.
+
+    >>> shape("Cannot load /tmp/tmpx1_9/src: line 12") == shape("Cannot load /tmp/q/src: line 7")
+    True
+    """
+    return norm(_VARIABLE.sub("#", text))
+
+
+def norm(text: str) -> str:
+    """Lowercase words only: the form keys and near-duplicates are compared in.
+
+    >>> norm("The  API rate-limit!")
+    'the api rate limit'
+    """
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def content_words(text: str) -> int:
+    """Words that carry content: 3+ letters and not a stopword or filler."""
+    return sum(1 for w in re.findall(r"[A-Za-z][\w'-]{2,}", text) if w.lower() not in _STOPWORDS)
+
+
+_SPECIFIC = re.compile(
+    r"https?://\S+|[\w.+-]+@[\w-]+\.[\w.]+|\bv?\d+\.\d+(?:\.\d+)+\b|\b\d{4}-\d\d-\d\d\b|"
+    r"\b\d{1,2}:\d\d\b|[$€£]\s?\d|\b\d+(?:\.\d+)?\s?(?:%|ms|s|kb|mb|gb|tb|min|h|px|rpm|qps)\b|"
+    r"\b(?:\d{1,3}\.){3}\d{1,3}\b",
+    re.IGNORECASE,
+)
+_ID_TOKEN = re.compile(
+    r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{3,}\b|\b[A-Z]{2,}-\d+\b|\b[A-Z][A-Z0-9]{4,}\b"
+)
+_COMMON_VALUES = frozenset(
+    """true false none null nil yes no on off 0 1 -1 '' "" [] {} n/a na self ok""".split()
+)
+
+
+def specificity(value: str) -> float:
+    """How concrete a value is, 0–1: numbers, ids, URLs, versions, dates and names count.
+
+    >>> specificity("eu-west-3") > specificity("enabled") > specificity("true")
+    True
+    """
+    v = value.strip().strip("\"'`,;")
+    if not v or v.lower() in _COMMON_VALUES:
+        return 0.0
+    score = 0.15
+    if re.search(r"\d", v):
+        score += 0.3
+        if re.search(r"\d{3}", v):
+            score += 0.15  # a port, a count, an amount, an id: rarely a coincidence
+    if _ID_TOKEN.search(v):
+        score += 0.2
+    if _SPECIFIC.search(v):
+        score += 0.25
+    if re.search(r"(?:^|\s)[A-Z][a-z]+", v):
+        score += 0.15
+    if len(v) > 80:
+        score -= 0.2
+    return max(0.0, min(1.0, score))
+
+
+_CODE_START = re.compile(
+    r"^\s*(?:\d+[:|]\s|[+\-]{1}\s|@@|diff --git|index [0-9a-f]+\.\.|-{3} a/|\+{3} b/|"
+    r"def |class |import |from \S+ import|return\b|if .*:\s*$|"
+    r"for .* in |while |try:|except\b|raise |elif |else:|with .*:\s*$|async |await |"
+    r"self\.|@\w|#|//|/\*|\*\s|let |const |var |function\b|public |private |protected |fn |"
+    r"func |package |[{}\])]+[;,]?\s*$|\w+\(.*\)\s*[{;:]?\s*$)"
+)
+
+
+_CODE_CHARS = frozenset("{}[]<>=;|\\`$")
+_INLINE_JSON = re.compile(r'\{\s*"[^"]+"\s*:')
+
+
+def is_code_line(line: str) -> bool:
+    """A line of source code, a diff or a numbered file view, not prose or output.
+
+    >>> is_code_line("    self.timeout = 30"), is_code_line("timeout: 30 seconds")
+    (True, False)
+    """
+    if _CODE_START.match(line):
+        return True
+    stripped = line.strip()
+    if _INLINE_JSON.search(stripped):
+        return True
+    if len(stripped) >= 20 and sum(c in _CODE_CHARS for c in stripped) > 0.1 * len(stripped):
+        return True  # a command line, markup, a literal: punctuation-dense
+    indented = len(line) - len(line.lstrip()) >= 4
+    return indented and bool(re.search(r"[(){}\[\];]|^\w+(?:\.\w+)* ?[+\-*/]?= ", stripped))
+
+
+# --- paths and identifiers ------------------------------------------------------------
+
+_PATH = re.compile(
+    r"(?<![\w/.-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
+    r"|(?<![\w/.-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
+    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b"
+)
+
+
+def paths(text: str) -> list[str]:
+    """File paths named in ``text``, normalized (no leading ``./``), in order, distinct."""
+    found = (p.removeprefix("./") for p in _PATH.findall(text))
+    return list(dict.fromkeys(p for p in found if not re.fullmatch(r"[\d.]+", p)))
+
+
+_STRONG_ID = re.compile(
+    r"\b[A-Z]{2,}-\d+\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|"
+    r"\b(?=(?:[A-Za-z_-]*\d){2})(?=(?:[\d_-]*[A-Za-z]){2})[A-Za-z0-9][\w-]{5,}\b|"
+    r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}\b|[\w.+-]+@[\w-]+\.[\w.]+"
+)
+
+
+def identifiers(text: str) -> list[str]:
+    """Ids, codes, hashes and emails in ``text`` (never a path or a plain version)."""
+    skip = set(paths(text))
+    found = (m.group(0) for m in _STRONG_ID.finditer(text))
+    return list(
+        dict.fromkeys(
+            f for f in found if f not in skip and not re.fullmatch(r"v?[\d.]+", f) and "/" not in f
+        )
+    )
+
+
+def is_junk(text: str) -> bool:
+    """An item with nothing to act on: a bare header, a filler phrase, no content word.
+
+    >>> is_junk("Traceback (most recent call last):"), is_junk("Now let me test again:")
+    (True, True)
+    >>> is_junk("ModuleNotFoundError: No module named 'pytz'")
+    False
+    """
+    stripped = text.strip()
+    if not stripped or TRACEBACK_HEADER.match(stripped):
+        return True
+    specific = specificity(stripped) >= 0.45 or bool(paths(stripped) or identifiers(stripped))
+    if stripped.endswith(":") and not specific and content_words(stripped) <= 4:
+        return True
+    return not specific and content_words(stripped) < 2

@@ -1,0 +1,188 @@
+"""compact()/acompact(): typed results, the shrink order, hung summarizers, bad inputs."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+import time
+from typing import Any
+
+import pytest
+from factories import ai, ai_tool_call, human, system, tool_result
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from langgraph_compact import (
+    Budget,
+    CompactionSettings,
+    CompactionStats,
+    ContextBudgetError,
+    ExtractiveSummarizer,
+    acompact,
+    compact,
+    plan_compaction,
+)
+from langgraph_compact.compaction import SummaryDraft, SummaryRequest
+from langgraph_compact.errors import MessageError, SettingsError
+from langgraph_compact.tokens import TokenCounter
+
+COUNTER = TokenCounter()
+BUDGET = Budget(context_window=3_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
+
+
+def _history(turns: int = 40) -> list[BaseMessage]:
+    msgs: list[BaseMessage] = [system(id="sys"), human("Fix the failing date parser.", id="h0")]
+    for i in range(turns):
+        call = ai_tool_call("bash", {"command": f"sed -n {i},+40p src/mod_{i}.py"}, id=f"a{i}")
+        msgs += [call, tool_result(call, f"line {i}\n" * 200, id=f"t{i}")]
+    return msgs
+
+
+def _settings(**kw: Any) -> CompactionSettings:
+    return CompactionSettings(BUDGET, counter=COUNTER, **kw)
+
+
+def test_plan_and_stats_are_immutable_and_typed() -> None:
+    raw = _history()
+    plan = plan_compaction(raw, None, _settings())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.cut = 0  # type: ignore[misc]
+    result = compact(raw, None, _settings())
+    assert isinstance(result.stats, CompactionStats)
+    event = dataclasses.asdict(result.stats)
+    assert event["tokens_after"] == COUNTER.count_messages(result.messages)
+    assert (
+        event["head_tokens"] + event["summary_tokens"] + event["tail_tokens"]
+        == (event["tokens_after"])
+    )
+    assert set(event["stages"]) == {"clip", "dedupe", "prune"}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.stats.tokens_after = 0  # type: ignore[misc]
+    again = compact(raw, result.summary, _settings())
+    assert plan.request is not None and again.stats.summarized is False
+
+
+def test_a_dict_summary_is_accepted_like_the_node_does() -> None:
+    raw = _history()
+    first = compact(raw, None, _settings())
+    assert first.summary is not None
+    again = compact(raw, first.summary.model_dump(), _settings())
+    assert not again.summary_changed and again.messages == first.messages
+
+
+@pytest.mark.parametrize("bad", [{"role": "user", "content": "x"}, ("user", "x"), "x", None])
+def test_non_messages_are_a_message_error_not_an_attribute_error(bad: object) -> None:
+    raw: list[Any] = [system(id="s"), human(id="h"), bad]
+    with pytest.raises(MessageError, match=r"messages\[2\] is a "):
+        compact(raw, None, _settings())
+
+
+@pytest.mark.parametrize(
+    "bad", [{"keep_recent_tokens": -1}, {"loop_threshold": 1}, {"summarizer_timeout": 0}]
+)
+def test_bad_settings_are_a_settings_error(bad: dict[str, Any]) -> None:
+    with pytest.raises(SettingsError):
+        _settings(**bad)
+
+
+def test_the_budget_is_met_by_shrinking_tail_then_head_then_summary() -> None:
+    """A turn too large for the tail is clipped harder before anything else shrinks."""
+    big = ai_tool_call("bash", {"command": "cat huge.log"}, id="big")
+    raw = [*_history(20), big, tool_result(big, "x7 y8 z9\n" * 5_000, id="big-out")]
+    result = compact(raw, None, _settings(output_share=None))
+    assert COUNTER.count_messages(result.messages) <= BUDGET.usable
+    assert result.stats.shrunk and result.stats.shrunk[0].startswith("tail")
+    assert "ref=big-out" in result.messages[-1].content  # clipped, never dropped
+
+
+def test_budget_error_names_every_part_when_nothing_more_can_shrink() -> None:
+    prompt = SystemMessage("policy rule. " * 700, id="s")  # ~2,100 of 2,400 usable tokens
+    tiny = Budget(context_window=2_400, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    rules = " ".join(f"Never restart the service shard-{i} in zone z{i}." for i in range(40))
+    raw = [prompt, human("Never touch prod.", id="h"), HumanMessage(rules, id="pin")]
+    raw += _history(6)[2:]
+    with pytest.raises(ContextBudgetError) as info:
+        compact(raw, None, CompactionSettings(tiny, counter=COUNTER))
+    message = str(info.value)
+    for part in ("system prompt", "first request", "summary", "tail", "context_window"):
+        assert part in message
+
+
+class HungThenFine:
+    """The first ``hung`` calls never return (until released); later ones answer."""
+
+    name = "hung-then-fine"
+
+    def __init__(self, hung: int) -> None:
+        self.hung = hung
+        self.calls = 0
+        self.release = threading.Event()
+        self.arelease: asyncio.Event | None = None
+
+    def summarize(self, request: SummaryRequest) -> SummaryDraft:
+        self.calls += 1
+        if self.calls <= self.hung:
+            self.release.wait()
+        return ExtractiveSummarizer().summarize(request)
+
+    async def asummarize(self, request: SummaryRequest) -> SummaryDraft:
+        self.calls += 1
+        if self.calls <= self.hung:
+            self.arelease = self.arelease or asyncio.Event()
+            await self.arelease.wait()
+        return ExtractiveSummarizer().summarize(request)
+
+
+def test_six_hung_summarizer_calls_do_not_starve_the_seventh() -> None:
+    summarizer = HungThenFine(hung=6)
+    settings = _settings(summarizer=summarizer, summarizer_timeout=0.5)
+    try:
+        for _ in range(6):
+            result = compact(_history(), None, settings)
+            assert result.summary is not None and result.summary.summarizer == "extractive"
+            assert "no answer within" in (result.stats.summarizer_error or "")
+        started = time.perf_counter()
+        seventh = compact(_history(), None, settings)
+        assert seventh.summary is not None and seventh.summary.summarizer == "hung-then-fine"
+        assert time.perf_counter() - started < 3.0  # no queue behind the hung ones
+        assert summarizer.calls == 7
+    finally:
+        summarizer.release.set()
+
+
+async def test_six_hung_async_summarizer_calls_do_not_starve_the_seventh() -> None:
+    summarizer = HungThenFine(hung=6)
+    settings = _settings(summarizer=summarizer, summarizer_timeout=0.5)
+    for _ in range(6):
+        result = await acompact(_history(), None, settings)
+        assert result.summary is not None and result.summary.summarizer == "extractive"
+    seventh = await acompact(_history(), None, settings)
+    assert seventh.summary is not None and seventh.summary.summarizer == "hung-then-fine"
+
+
+def test_fallbacks_are_logged(caplog: pytest.LogCaptureFixture) -> None:
+    class Broken:
+        name = "broken"
+
+        def summarize(self, request: SummaryRequest) -> SummaryDraft:
+            raise RuntimeError("provider down")
+
+        async def asummarize(self, request: SummaryRequest) -> SummaryDraft:
+            raise RuntimeError("provider down")
+
+    with caplog.at_level("WARNING", logger="langgraph_compact"):
+        result = compact(_history(), None, _settings(summarizer=Broken()))
+    assert "provider down" in caplog.text and result.summary is not None
+    assert result.summary.path.startswith("fallback: RuntimeError: provider down")
+
+
+def test_first_request_only_summary_is_labelled_truthfully() -> None:
+    task = "Set up the service. " + "Context sentence. " * 3_000 + "Port is 7443. Done."
+    result = compact(
+        [system(id="s"), HumanMessage(task, id="h"), ai("ok", id="a")], None, _settings()
+    )
+    summary = result.summary
+    assert summary is not None and summary.covers_head
+    assert summary.covered_through == summary.head_end  # nothing but the head's middle
+    assert "messages 3–2" not in summary.title()
+    assert summary.title().startswith("[Summary of the part of message 2 left out above")

@@ -1,0 +1,190 @@
+"""Extraction: candidates from every place, in any shape a real tool or person writes them."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from langgraph_compact.compaction import Section, extract_items
+from langgraph_compact.compaction import text as p
+
+RNG = random.Random(7)
+
+
+def _word(n: int = 6) -> str:
+    return "".join(RNG.choice(string.ascii_lowercase) for _ in range(n))
+
+
+def _tool(text: str, call: dict | None = None) -> list[tuple[Section, object]]:
+    call = call or {"id": "c1", "name": "bash", "args": {"command": "run"}}
+    return extract_items(
+        ToolMessage(text, tool_call_id=call["id"], name=call["name"], id="t"), 5, {"c1": call}
+    )
+
+
+def _texts(items: list) -> list[str]:
+    return [i.text for _, i in items]
+
+
+ERRORS = [
+    ("src/{w}.c:12:5: error: expected ';' before 'return'", "expected ';'"),
+    ("app/{w}.py:3:1: F401 'os' imported but unused", "F401"),
+    ("{w}.ts(12,5): error TS2322: Type 'string' is not assignable", "TS2322"),
+    ("error[E0382]: borrow of moved value: `{w}`", "E0382"),
+    ("FAILED tests/test_{w}.py::test_refund - AssertionError: 41.99 != 42.0", "test_refund"),
+    ("--- FAIL: Test{W} (0.00s)", "FAIL: Test"),
+    ("HTTP/1.1 503 Service Unavailable", "503"),
+    ("curl: (22) The requested URL returned error: 404 Not Found", "404"),
+    ("2024-05-01 12:00:01 ERROR {w}-service: connection refused", "connection refused"),
+    ('level=error msg="lost lease on {w}"', "lost lease"),
+    ("npm ERR! code E{W}", "npm ERR!"),
+    ("bash: {w}: command not found", "command not found"),
+    ("fatal: repository '{w}' not found", "fatal:"),
+    ("E       AssertionError: expected 3, got 4 in {w}", "AssertionError"),
+    ("Process exited with code 137 ({w})", "137"),
+]
+
+
+@pytest.mark.parametrize(("template", "needle"), ERRORS, ids=[e[1] for e in ERRORS])
+def test_errors_in_any_shape_are_kept_with_their_message(template: str, needle: str) -> None:
+    w = _word()
+    line = template.format(w=w, W=w.upper())
+    noise = "\n".join(f"building {_word()} ... ok" for _ in range(RNG.randint(0, 30)))
+    items = _tool(f"{noise}\n{line}\n")
+    errors = [i for _, i in items if i.kind == "error"]
+    assert any(needle in e.text for e in errors), (line, _texts(items))
+    assert any(i.kind == "blocked" for _, i in items)  # the call did not succeed
+
+
+def test_a_traceback_keeps_its_last_line_not_its_header() -> None:
+    name = _word()
+    text = (
+        'Traceback (most recent call last):\n  File "x.py", line 2, in <module>\n'
+        f"    import {name}\nModuleNotFoundError: No module named '{name}'"
+    )
+    texts = _texts(_tool(text))
+    assert f"ModuleNotFoundError: No module named '{name}'" in texts
+    assert not any(t.startswith("Traceback") for t in texts)
+
+
+def test_code_in_a_file_dump_is_not_an_error_fact_or_constraint() -> None:
+    dump = (
+        "class Parser:\n    def parse(self):\n        raise ValueError('bad input')\n"
+        "    timeout = 30\n    # you must never call this twice\n"
+    )
+    items = _tool(dump)
+    assert [i.kind for _, i in items] == ["done"]
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "{k}: {v}",
+        "{k} = {v}",
+        '{{"{k}": "{v}", "status": "ok"}}',
+        "The {k_spaced} is {v}.",
+        "INFO loaded settings: {k}={v}",
+        "NOTE: the {k_spaced} is {v}",
+    ],
+)
+def test_facts_a_tool_reports_are_kept(template: str) -> None:
+    key = f"{_word(5)}_{RNG.choice(['limit', 'region', 'timeout'])}"
+    value = RNG.choice([f"eu-{_word(4)}-{RNG.randint(1, 9)}", str(RNG.randint(101, 9999))])
+    text = template.format(k=key, k_spaced=key.replace("_", " "), v=value)
+    items = _tool(text)
+    assert any(value in i.text and i.kind == "fact" for _, i in items), (text, _texts(items))
+
+
+def test_facts_of_a_short_answer_outrank_the_key_values_of_a_dump() -> None:
+    answer = [i for _, i in _tool("max_connections = 417") if i.kind == "fact"]
+    dump = "\n".join(f"setting_{n} = {1000 + n}" for n in range(60))
+    crowded = [i for _, i in _tool(dump) if i.kind == "fact"]
+    assert len(crowded) <= 4  # a dump cannot flood the summary
+    assert answer[0].salience > max(i.salience for i in crowded)
+
+
+def test_identifiers_in_tool_call_arguments_are_kept() -> None:
+    ident = f"{_word(3).upper()}-{RNG.randint(1000, 9999)}"
+    call = {"id": "c9", "name": "get_order", "args": {"order_id": ident, "verbose": True}}
+    items = extract_items(AIMessage("", tool_calls=[call], id="a"), 3, {})
+    assert any(ident in i.text and i.kind == "identifier" for _, i in items)
+
+
+def test_a_script_in_an_argument_is_not_mined_for_identifiers() -> None:
+    script = "cat > t.py << 'EOF'\nusers = ['user123', 'abc_def_99']\nEOF"
+    call = {"id": "c9", "name": "bash", "args": {"command": script}}
+    items = extract_items(AIMessage("", tool_calls=[call], id="a"), 3, {})
+    assert not any(i.kind == "identifier" for _, i in items)
+    assert "t.py" in [i.text for _, i in items]  # the file it writes is still a file
+
+
+def test_paths_the_assistant_names_are_kept_and_normalized() -> None:
+    path = f"{_word(5)}/{_word(6)}/{_word(4)}_{RNG.randint(10, 99)}.py"
+    items = extract_items(AIMessage(f"The bug is in ./{path}, I think.", id="a"), 3, {})
+    assert (Section.FILES_READ, path) in [(s, i.text) for s, i in items]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("Never run migrations on the production database.", "safety"),
+        ("Do not delete anything in the archive bucket without asking me.", "safety"),
+        ("You must keep the public API unchanged.", "constraint"),
+        ("I prefer small commits.", "preference"),
+        ("Please use black for formatting.", "preference"),
+    ],
+)
+def test_instructions_a_user_states_are_pinned(sentence: str, kind: str) -> None:
+    items = extract_items(HumanMessage(sentence, id="h"), 4, {})
+    assert [(s, i.kind, i.pinned) for s, i in items] == [(Section.CONSTRAINTS, kind, True)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "new", "old"),
+    [
+        ("Correction: the deadline is now March 9, not March 3.", "March 9", "March 3"),
+        ("Actually, the port is 8443 (not 8080).", "8443", "8080"),
+        ("Update: the quota changed from 400 to 900.", "900", "400"),
+        ("Sorry, I got that wrong: the owner should be Dana instead of Eli.", "Dana", "Eli"),
+        ("Scratch that, use region eu-west-3 instead of us-east-1.", "eu-west-3", "us-east-1"),
+    ],
+)
+def test_a_correction_pins_the_new_value_and_names_the_stale_one(
+    sentence: str, new: str, old: str
+) -> None:
+    items = [i for _, i in extract_items(HumanMessage(sentence, id="h"), 4, {})]
+    current = [i for i in items if i.pinned and new in i.text]
+    assert current and old not in current[0].text
+    assert old in current[0].stale
+
+
+def test_a_goal_change_opens_a_sentence_but_a_mention_does_not() -> None:
+    change = extract_items(HumanMessage("Change of plan: build the JSON export.", id="h"), 4, {})
+    assert [(s, i.key) for s, i in change] == [(Section.GOAL, "goal")]
+    policy = "Refunds depend on the reason for cancellation (change of plan, weather)."
+    assert not any(s is Section.GOAL for s, _ in extract_items(HumanMessage(policy, id="p"), 4, {}))
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        "Traceback (most recent call last):",
+        "Now let me test again:",
+        "Good!",
+        "Let me check",
+        "Output:",
+        "Description",
+    ],
+)
+def test_junk_is_junk(junk: str) -> None:
+    assert p.is_junk(junk)
+
+
+def test_same_error_with_other_temp_paths_shares_a_key() -> None:
+    a = _tool(f"Error: Unable to load file /tmp/tmp{_word()}/src/project:")
+    b = _tool(f"Error: Unable to load file /tmp/tmp{_word()}/src/project:")
+    key = {i.key for _, i in a if i.kind == "error"}
+    assert key and key == {i.key for _, i in b if i.kind == "error"}

@@ -1,0 +1,179 @@
+"""ChatModelSummarizer: every answer shape is kept, previous items survive, pins come from
+what the user said, required items are retried once and merged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from factories import ai_tool_call, human, system, tool_result
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import RunnableLambda
+from pydantic import Field
+
+from langgraph_compact import Budget, ChatModelSummarizer, CompactionSettings, acompact, compact
+from langgraph_compact.compaction import RunningSummary, Section
+from langgraph_compact.compaction.llm import SummarySections
+from langgraph_compact.tokens import TokenCounter
+
+COUNTER = TokenCounter()
+BUDGET = Budget(context_window=3_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
+
+
+class ScriptedModel(GenericFakeChatModel):
+    """Answers the given texts in order; records every prompt."""
+
+    prompts: list[list[BaseMessage]] = Field(default_factory=list)
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        self.prompts.append(list(messages))
+        return super()._generate(messages, *args, **kwargs)
+
+
+class StructuredModel(ScriptedModel):
+    """A model that supports structured output (what tool-calling chat models do)."""
+
+    answers: list[SummarySections] = Field(default_factory=list)
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        assert schema is SummarySections
+        answers = iter(self.answers)
+
+        def answer(prompt: Any) -> SummarySections:
+            self.prompts.append(list(prompt))
+            return next(answers)
+
+        return RunnableLambda(answer)
+
+
+def _history(turns: int = 30) -> list[BaseMessage]:
+    msgs: list[BaseMessage] = [
+        system(id="s"),
+        human("Fix the parser. Never edit vendor/.", id="h"),
+        human("I prefer tabs over spaces.", id="p"),
+    ]
+    for i in range(turns):
+        call = ai_tool_call("bash", {"command": f"cat src/p{i}.py"}, id=f"a{i}")
+        msgs += [call, tool_result(call, "code\n" * 400, id=f"t{i}")]
+    return msgs
+
+
+def _run(model: Any, raw: list[BaseMessage] | None = None, summary: Any = None) -> Any:
+    settings = CompactionSettings(BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(model))
+    return compact(raw or _history(), summary, settings)
+
+
+def _answers(*texts: str) -> ScriptedModel:
+    return ScriptedModel(messages=iter([AIMessage(t) for t in texts]), prompts=[])
+
+
+def test_json_answer_is_kept_and_a_misfiled_preference_stays_pinned() -> None:
+    answer = (
+        '{"Goal": ["Fix the parser"], "Critical Context": ["User prefers tabs over spaces.",'
+        ' "The parser chokes on CRLF line endings"], "Files Read": ["src/p1.py"]}'
+    )
+    result = _run(_answers(answer, answer))
+    summary = result.summary
+    assert summary is not None and summary.summarizer == "chat-model"
+    assert summary.path.startswith("json")
+    assert "The parser chokes on CRLF line endings" in summary.current(Section.CRITICAL)
+    pinned = [i for i in summary.items(Section.CONSTRAINTS) if i.pinned]
+    assert any("tabs over spaces" in i.text for i in pinned)  # pinned, under Constraints
+    assert not any("tabs" in t for t in summary.current(Section.CRITICAL))  # not twice
+
+
+def test_markdown_answer_is_read_by_its_headings() -> None:
+    answer = (
+        "## Goal\n- Fix the parser\n\n**Key Decisions**\n- Rewrite the tokenizer because the"
+        " regex backtracks\n\n## Next Steps\n1. Run the parser tests on sample_77.txt"
+    )
+    summary = _run(_answers(answer, answer)).summary
+    assert summary.path.startswith("markdown")
+    assert any("tokenizer" in t for t in summary.current(Section.DECISIONS))
+    assert any("sample_77.txt" in t for t in summary.current(Section.NEXT_STEPS))
+
+
+def test_prose_answer_is_kept_as_text_not_discarded() -> None:
+    answer = "The agent read thirty modules. The CRLF handling lives in lexer_v2 and is broken."
+    summary = _run(_answers(answer, answer)).summary
+    assert summary.path.startswith("prose")
+    assert any("lexer_v2" in t for t in summary.current(Section.CRITICAL))
+
+
+def test_truncated_json_keeps_its_complete_strings() -> None:
+    answer = '{"Critical Context": ["Port is 8443", "Build id is BX-7781", "Cut off in the mid'
+    summary = _run(_answers(answer, answer)).summary
+    assert summary.path.startswith("json")
+    text = summary.render()
+    assert "8443" in text and "BX-7781" in text
+    assert "Cut off in the mid" not in text
+
+
+@pytest.mark.parametrize("garbage", ["", "\x00\x01 ###", "{not json at all", "I cannot do that."])
+def test_garbage_keeps_the_required_items_and_the_previous_summary(garbage: str) -> None:
+    summary = _run(_answers(garbage, garbage)).summary
+    assert summary is not None and summary.summarizer == "chat-model"
+    assert "merged" in summary.path  # the extractor's required items were merged in
+    assert any("tabs over spaces" in i.text for i in summary.items(Section.CONSTRAINTS) if i.pinned)
+    assert f"src/p{summary.covered_through // 2 - 2}.py" in summary.current(Section.FILES_READ)
+
+
+def test_items_the_model_omits_from_the_previous_summary_survive() -> None:
+    raw = _history(100)
+    four = (
+        '{"Critical Context": ["alpha_1 is 11", "beta_2 is 22", "gamma_3 is 33", "delta_4 is 44"]}'
+    )
+    first = _run(_answers(four, four), raw[:90]).summary
+    assert first is not None
+    for value in ("11", "22", "33", "44"):
+        assert value in first.render()
+    # Valid JSON that keeps only half of what the previous summary had.
+    half = '{"Critical Context": ["alpha_1 is 11", "beta_2 is 22"]}'
+    summary = _run(_answers(half, half), raw, first).summary
+    assert summary is not None and summary.generation == first.generation + 1
+    text = summary.render()
+    for value in ("11", "22", "33", "44"):
+        assert value in text
+
+
+def test_structured_output_is_used_when_the_model_supports_it() -> None:
+    answer = SummarySections.model_validate(
+        {"Goal": ["Fix the parser"], "Critical Context": ["Lexer state machine is in lexer.py"]}
+    )
+    model = StructuredModel(messages=iter([]), prompts=[], answers=[answer, answer])
+    summary = _run(model).summary
+    assert summary.path.startswith("structured")
+    assert any("state machine" in t for t in summary.current(Section.CRITICAL))
+
+
+def test_missing_required_items_cause_one_retry_listing_them() -> None:
+    model = _answers('{"Goal": ["Fix the parser"]}', '{"Goal": ["Fix the parser"]}')
+    summary = _run(model).summary
+    assert len(model.prompts) == 2  # one retry, no more
+    assert "missing" in model.prompts[1][-1].content and "src/p" in model.prompts[1][-1].content
+    assert summary.path.startswith("json+retry+merged")
+    assert "src/p24.py" in summary.current(Section.FILES_READ)
+
+
+def test_a_complete_answer_needs_no_retry() -> None:
+    raw = [system(id="s"), human("Audit it.", id="h")]
+    for i in range(12):
+        call = ai_tool_call("bash", {"command": "ls"}, id=f"a{i}")
+        raw += [call, tool_result(call, "x\n" * 2_000, id=f"t{i}")]
+    model = _answers('{"Done": ["listed the directory"]}')
+    summary = _run(model, raw).summary
+    assert summary is not None and len(model.prompts) == 1
+    assert summary.path == "json"
+
+
+async def test_async_matches_sync() -> None:
+    answer = '{"Critical Context": ["The parser chokes on CRLF line endings"]}'
+    raw = _history()
+    settings = CompactionSettings(
+        BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(_answers(answer, answer))
+    )
+    a = await acompact(raw, None, settings)
+    b = _run(_answers(answer, answer), raw)
+    assert isinstance(a.summary, RunningSummary)
+    assert a.summary.sections == b.summary.sections and a.summary.path == b.summary.path

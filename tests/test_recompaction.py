@@ -1,0 +1,76 @@
+"""Re-compaction: the whole previous context comes back as one message, round after round.
+
+A rotated session's hand-off, a pasted brief or a compactor of compactors hands the
+next run one large first message. Each round here renders the projection to one message
+and feeds it back as the next round's only request, at an output budget of 20% of the
+original transcript: what the canaries said must survive every round, with no stale
+value and no ``ContextBudgetError``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from corpus import CORPUS_DIR
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from langgraph_compact import Budget, CompactionSettings, TokenCounter, compact
+from langgraph_compact.compaction import RunningSummary
+from langgraph_compact.messages import message_text
+from langgraph_compact.trajectories import load_trajectory
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from canaries import plant
+
+COUNTER = TokenCounter()
+ROUNDS = 6
+HUMAN_KINDS = ("constraint", "safety", "preference", "goal_change", "correction")
+
+
+def _render(projection: list[BaseMessage]) -> str:
+    """A projection as one hand-off text: each message as ``role: text`` (the system
+    prompt stays the next session's system message)."""
+    return "\n\n".join(
+        f"{m.type}: {message_text(m)}" for m in projection if not isinstance(m, SystemMessage)
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [
+        ("mini-swe-agent-test-django__django-11099.jsonl", 1),
+        ("mini-swe-agent-dev_rerun-marshmallow-code__marshmallow-1343.jsonl", 2),
+        ("tau-bench-airline-gpt-4o-task002-trial1.jsonl", 3),
+    ],
+)
+def test_what_the_context_carried_survives_every_round(name: str, seed: int) -> None:
+    transcript, canaries = plant(load_trajectory(CORPUS_DIR / name), seed, HUMAN_KINDS)
+    tokens = COUNTER.count_messages(transcript)
+    budget = Budget(
+        context_window=max(2_000, tokens // 5),
+        reserved_output=0,
+        compaction_reserve=0,
+        safety_margin=0,
+    )
+    settings = CompactionSettings(budget, counter=COUNTER)
+    system = [m for m in transcript[:1] if isinstance(m, SystemMessage)]
+    messages: list[BaseMessage] = transcript
+    summary: RunningSummary | None = None
+    for round_no in range(1, ROUNDS + 1):
+        result = compact(messages, None, settings)  # a new session: no stored summary
+        assert COUNTER.count_messages(result.messages) <= budget.usable
+        text = _render(result.messages)
+        for c in canaries:
+            assert c.probe.lower() in text.lower(), (round_no, c.kind, c.text)
+        summary = result.summary
+        if summary is not None:
+            rendered = summary.render().lower()
+            for c in canaries:
+                if c.stale:
+                    assert c.stale.lower() not in rendered, (round_no, c.text)
+        messages = [*system, HumanMessage(text, id=f"handoff-{round_no}")]
+    assert summary is not None and summary.covers_head
+    assert "left out above" in summary.title()  # labelled truthfully, never "3–2"
