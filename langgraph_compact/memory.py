@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
@@ -41,6 +41,7 @@ __all__ = [
     "aforget",
     "asearch_memories",
     "forget",
+    "forget_on_redact",
     "make_memory_tool",
     "namespace_for",
     "redact_with_memory",
@@ -313,6 +314,25 @@ def redact_with_memory(
     """
     result = saver.redact(thread_id, message_ids, reason, actor=actor)
     return result, forget(store, list(message_ids), namespace_prefix=namespace_prefix)
+
+
+def forget_on_redact(
+    saver: Any, store: BaseStore, *, namespace_prefix: tuple[str, ...] = ("memories",)
+) -> Callable[[], None]:
+    """Make every ``saver.redact``/``aredact`` also ``forget`` the memories derived from
+    the redacted messages; returns a function that undoes it.
+
+    Example::
+
+        saver = CompactSqliteSaver("agent.sqlite")
+        forget_on_redact(saver, store)
+        saver.redact("t1", ["msg-9"], "leaked key")  # the store loses what msg-9 gave it
+    """
+
+    def listener(result: Any) -> int:
+        return forget(store, list(result.message_ids), namespace_prefix=namespace_prefix)
+
+    return cast(Callable[[], None], saver.on_redact(listener))
 
 
 def resolve_store(flush: MemoryFlush) -> BaseStore:

@@ -24,9 +24,9 @@ from langgraph_compact.errors import MemoryNamespaceError, SettingsError
 from langgraph_compact.memory import (
     MemoryFlush,
     forget,
+    forget_on_redact,
     make_memory_tool,
     namespace_for,
-    redact_with_memory,
     search_memories,
 )
 from langgraph_compact.replay import budget_of
@@ -118,9 +118,13 @@ def test_flush_search_isolation_and_redaction(tmp_path: Path, store: BaseStore) 
         assert search_memories(store, ("memories", "u2")) == []
         with pytest.raises(SettingsError):
             ask("u1", "tabs")  # outside a run there is no graph store to fall back on
-        # redaction in the saver removes the items derived from the redacted message
-        result, deleted = redact_with_memory(saver, store, "A", ["pref"], "privacy")
-        assert result.message_ids and deleted == 1
+        # redaction in the saver removes the items derived from the redacted message: a
+        # plain saver.redact does, once the saver forgets on redact
+        deleted: list[int] = []
+        remove = saver.on_redact(lambda r: deleted.append(forget(store, r.message_ids)))
+        result = saver.redact("A", ["pref"], "privacy")
+        remove()
+        assert result.message_ids == ["pref"] and deleted == [1]
         left = {i.value["text"] for i in search_memories(store, ("memories", "u1"), limit=100)}
         assert "I prefer tabs over spaces in every Python file." not in left
         assert "Never deploy to production on a Friday." in left
@@ -228,3 +232,18 @@ async def test_the_async_node_flushes_too(tmp_path: Path) -> None:
     texts = {i.value["text"] for i in store.search(("memories", "u1"), limit=100)}
     assert "Never deploy to production on a Friday." in texts
     assert forget(store, ["rule"]) == 1
+
+
+def test_forget_on_redact_makes_a_plain_redaction_forget(tmp_path: Path) -> None:
+    store = InMemoryStore()
+    for key, source in (("a", "m1"), ("b", "m2")):
+        store.put(("memories", "u"), key, {"text": key, "sources": [source]})
+    with CompactSqliteSaver.from_conn_string(str(tmp_path / "f.sqlite")) as saver:
+        graph = _graph(saver, store)
+        _talk(graph, _cfg("T", "u"), [HumanMessage("hello", id="m1"), HumanMessage("yes", id="m2")])
+        undo = forget_on_redact(saver, store)
+        saver.redact("T", ["m1"], "privacy")
+        assert {i.key for i in store.search(("memories", "u"))} == {"b"}
+        undo()
+        saver.redact("T", ["m2"], "privacy")  # no longer attached: the memory stays
+        assert {i.key for i in store.search(("memories", "u"))} == {"b"}

@@ -1,6 +1,7 @@
 """The raw-history checkpointer: each message stored once, verified, searchable, redactable."""
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
+from langgraph_compact.checkpoint._features import RedactionListener
 from langgraph_compact.checkpoint.aio import AsyncCompactSqliteSaver
 from langgraph_compact.checkpoint.history import HistoryItem, HistoryPage, SummaryGeneration
 from langgraph_compact.checkpoint.recall import make_recall_tool
@@ -16,6 +17,7 @@ __all__ = [
     "HistoryItem",
     "HistoryPage",
     "Problem",
+    "RedactionListener",
     "RedactionRecord",
     "RedactionResult",
     "SummaryGeneration",

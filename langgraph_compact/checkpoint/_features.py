@@ -5,7 +5,8 @@ Each is one line of dispatch to a program, for ``_run`` (sync) and ``_arun`` (as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -31,9 +32,12 @@ from langgraph_compact.checkpoint.threads import (
 from langgraph_compact.checkpoint.verify import VerifyReport, unreadable, verify_program
 from langgraph_compact.errors import CorruptionError
 
-__all__ = ["SaverFeatures"]
+__all__ = ["RedactionListener", "SaverFeatures"]
 
 T = TypeVar("T")
+
+RedactionListener = Callable[[RedactionResult], object]
+"""Called with the result after each redaction through a saver; may be async."""
 
 
 class SaverFeatures:
@@ -196,7 +200,14 @@ class SaverFeatures:
         now = datetime.now(UTC).isoformat()
         program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
         result = self._run(program, write=True, where=Where(str(thread_id)))
-        return result.finished(self._wal_remaining())
+        result = result.finished(self._wal_remaining())
+        for listener in self._redaction_listeners():
+            outcome = listener(result)
+            if inspect.isawaitable(outcome):
+                raise TypeError(
+                    f"redaction listener {listener!r} is async; redact through aredact()"
+                )
+        return result
 
     async def aredact(
         self, thread_id: str, message_ids: Sequence[str], reason: str, *, actor: str = "unknown"
@@ -205,7 +216,33 @@ class SaverFeatures:
         now = datetime.now(UTC).isoformat()
         program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
         result = await self._arun(program, write=True, where=Where(str(thread_id)))
-        return result.finished(await self._awal_remaining())
+        result = result.finished(await self._awal_remaining())
+        for listener in self._redaction_listeners():
+            outcome = listener(result)
+            if inspect.isawaitable(outcome):
+                await outcome
+        return result
+
+    def on_redact(self, listener: RedactionListener) -> Callable[[], None]:
+        """Call ``listener(result)`` after every redaction through this saver.
+
+        For what derives from messages outside the saver — memories flushed to a store,
+        an index of your own — so that redacting a message removes it there too (see
+        ``langgraph_compact.memory.forget_on_redact``). A listener runs after the
+        redaction committed; an exception it raises reaches the ``redact`` caller.
+
+        Returns:
+            A function that removes the listener.
+        """
+        listeners = self._redaction_listeners()
+        listeners.append(listener)
+        return lambda: listeners.remove(listener) if listener in listeners else None
+
+    def _redaction_listeners(self) -> list[RedactionListener]:
+        listeners: list[RedactionListener] | None = self.__dict__.get("_on_redact")
+        if listeners is None:
+            listeners = self.__dict__["_on_redact"] = []
+        return listeners
 
     def finish_redaction(self) -> int:
         """Retry emptying the write-ahead log; the bytes it still holds (0: done)."""

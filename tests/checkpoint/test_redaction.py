@@ -7,6 +7,7 @@ import logging
 import sqlite3
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -345,3 +346,31 @@ async def test_async_redaction(asaver: AsyncCompactSqliteSaver) -> None:
     assert state.values["messages"][0].content == "[redacted: PII]"
     assert [r.actor for r in await asaver.aredactions("r")] == ["bob"]
     assert await asaver.afinish_redaction() == 0
+
+
+def test_redaction_listeners_run_after_each_redaction_and_can_be_removed(
+    backend: Backend,
+) -> None:
+    _thread_with_secret(backend.saver)
+    seen: list[list[str]] = []
+    remove = backend.saver.on_redact(lambda result: seen.append(result.message_ids))
+    backend.saver.redact("r", ["leak"], "PII")
+    assert seen == [["leak"]]
+    remove()
+    backend.saver.redact("r", ["leak"], "again")
+    assert seen == [["leak"]]
+
+
+async def test_async_redaction_awaits_async_listeners(tmp_path: Path) -> None:
+    async with AsyncCompactSqliteSaver.from_conn_string(tmp_path / "a.sqlite") as saver:
+        graph = build_graph(saver)
+        await graph.ainvoke(turn_input(0), CONFIG)
+        seen: list[str] = []
+
+        async def listener(result: Any) -> None:
+            seen.extend(result.message_ids)
+
+        saver.on_redact(listener)
+        first = (await graph.aget_state(CONFIG)).values["messages"][0].id
+        await saver.aredact("r", [first], "PII")
+        assert seen == [first]
