@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from langchain_core.messages import BaseMessage
 
@@ -36,8 +36,11 @@ __all__ = ["RedactionListener", "SaverFeatures"]
 
 T = TypeVar("T")
 
-RedactionListener = Callable[[RedactionResult], object]
-"""Called with the result after each redaction through a saver; may be async."""
+
+class RedactionListener(Protocol):
+    """Called with the result after each redaction through a saver; may be async."""
+
+    def __call__(self, result: RedactionResult, /) -> object: ...
 
 
 class SaverFeatures:
