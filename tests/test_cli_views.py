@@ -19,7 +19,7 @@ from langgraph_compact.trajectories import load_trajectory, sample_path
 @pytest.mark.parametrize(
     ("messages", "tokens", "expected"),
     [
-        (80, 8_000, {"head", "summarized", "pruned", "verbatim"}),
+        (120, 12_000, {"head", "summarized", "pruned", "verbatim"}),
         (40, 32_000, {"clipped", "deduped", "verbatim"}),
     ],
 )

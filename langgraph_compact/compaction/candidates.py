@@ -24,7 +24,7 @@ SALIENCE: Mapping[str, float] = {
     "human.error": 0.8,
     "ai.decision": 0.7,
     "ai.fact": 0.55,
-    "ai.path": 0.55,
+    "ai.path": 0.65,
     "ai.identifier": 0.45,
     "args.identifier": 0.7,
     "args.file_modified": 0.55,

@@ -230,7 +230,11 @@ def next_steps(
     result is not in ``answered`` (a call that returned is done, not in progress).
     """
     mid = message.id or ""
-    found = [s for s in tx.sentences(_prose(message_text(message))) if not tx.is_junk(s)]
+    found = [  # "Now let me test again:" only leads in to a command: it says nothing
+        s
+        for s in tx.sentences(_prose(message_text(message)))
+        if not tx.is_junk(s) and not s.rstrip().endswith(":")
+    ]
     out: list[Candidate] = []
 
     def add(section: Section, text: str, key: str, kind: str) -> None:

@@ -2,7 +2,8 @@
 
 Merging is what makes a summary a delta update rather than a rewrite: a previous item
 survives unless a new one supersedes it (same key, or a correction naming its value as
-stale), near-duplicates fold into one item that remembers every source, and a change of
+stale), near-duplicates fold into one item that remembers every source, one error
+template raised with other names folds into one item listing them, and a change of
 goal turns the current task's items historical instead of deleting them.
 """
 
@@ -27,19 +28,51 @@ _GROUPS: Mapping[Section, frozenset[Section]] = {
 }
 """Sections whose items share keys: a key moves between them instead of duplicating."""
 _MAX_SOURCES = 8
+_ALSO = re.compile(r" \(also: (?P<values>[^()]*)\)$")
+_MAX_ALSO_CHARS = 80
+"""Most characters of other values an error template folds into one item."""
 
 
 def _combine(old: SummaryItem, new: SummaryItem) -> SummaryItem:
-    """``new`` carrying ``old``'s lineage: sources, mention count, the higher salience, pin."""
+    """``new`` carrying ``old``'s lineage: sources, mention count, the higher salience, pin.
+
+    A notice that tools print again word for word (pip's "Running pip as the 'root'
+    user…") is standing boilerplate, not news: each repeat halves its salience.
+    """
+    boilerplate = (new.key or "").startswith("note:")
+    salience = (
+        min(old.salience, new.salience) / 2 if boilerplate else max(old.salience, new.salience)
+    )
     return new.model_copy(
         update={
             "sources": tuple(dict.fromkeys(old.sources + new.sources))[-_MAX_SOURCES:],
             "refs": old.refs + new.refs,
-            "salience": max(old.salience, new.salience),
+            "salience": salience,
             "pinned": old.pinned or new.pinned,
             "stale": tuple(dict.fromkeys(old.stale + new.stale)),
         }
     )
+
+
+def _fold_template(old: SummaryItem, new: SummaryItem) -> SummaryItem | None:
+    """One error template raised with other names ("No module named 'numpy'", then
+    'scipy'): the latest text, the earlier names listed after it. None when the names
+    differ too much to list (then they are two items)."""
+    base, also = _split_also(old.text)
+    words = set(re.findall(r"[^\s]+", new.text))
+    values = [" ".join(w for w in base.split() if w not in words), *also]
+    values = [v for v in dict.fromkeys(values) if v and v not in new.text]
+    listed = "; ".join(values)
+    if not values or len(listed) > _MAX_ALSO_CHARS:
+        return None
+    return _combine(old, new).model_copy(update={"text": f"{new.text} (also: {listed})"})
+
+
+def _split_also(text: str) -> tuple[str, list[str]]:
+    found = _ALSO.search(text)
+    if found is None:
+        return text, []
+    return text[: found.start()], found["values"].split("; ")
 
 
 def _states(item: SummaryItem, values: Sequence[str]) -> bool:
@@ -66,6 +99,7 @@ def merge_items(
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
     texts: dict[tuple[Section, str], str] = {}  # (section, normalized text) -> slot
+    templates: dict[str, str] = {}  # error template -> its slot in Critical Context
     slots = itertools.count()
 
     def put(section: Section, item: SummaryItem) -> None:
@@ -74,10 +108,14 @@ def merge_items(
         texts[(section, tx.norm(item.text))] = slot
         if item.key:
             where[item.key] = section
+        if item.kind == "error" and section is Section.CRITICAL:
+            templates[tx.template(_split_also(item.text)[0])] = slot
 
     def pop(section: Section, slot: str) -> SummaryItem:
         item = out[section].pop(slot)
         texts.pop((section, tx.norm(item.text)), None)
+        if item.kind == "error":
+            templates.pop(tx.template(_split_also(item.text)[0]), None)
         if item.key and where.get(item.key) is section:
             del where[item.key]
         return item
@@ -103,7 +141,16 @@ def merge_items(
         if held is not None and held in _GROUPS.get(section, frozenset({section})):
             item = _combine(pop(held, item.key or ""), item)
         elif (slot := texts.get((section, tx.norm(item.text)))) is not None:
-            item = _combine(pop(section, slot), item)
+            item = _combine(pop(section, slot), item)  # the same words under another key
+        elif (
+            item.kind == "error"
+            and section is Section.CRITICAL
+            and (slot := templates.get(tx.template(item.text))) is not None
+            and slot in out.get(section, {})
+            and (folded := _fold_template(out[section][slot], item)) is not None
+        ):
+            pop(section, slot)
+            item = folded
         if item.stale:
             _drop_stale(out, pop, item)
         put(section, item)

@@ -29,6 +29,12 @@ _TOOL_FACTS = 4
 crowd out what other messages said."""
 
 
+_BLOCKED_CALL_CHARS = 60
+_NOTICE_MAX_WORDS = 24
+"""A flagged line longer than this is standing advice a tool prints every time (pip's
+"Running pip as the 'root' user…"), not a notice about this call."""
+
+
 def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list[Candidate]:
     """Errors, flagged lines, facts and paths of a tool output, and the call's outcome."""
     text = message_text(message)
@@ -52,7 +58,12 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
             )
         )
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    for line in [ln for ln in lines if p.flagged(ln) and not tx.is_code_line(ln)][:2]:
+    notices = [
+        ln
+        for ln in lines
+        if p.flagged(ln) and not tx.is_code_line(ln) and len(ln.split()) <= _NOTICE_MAX_WORDS
+    ]
+    for line in notices[:2]:
         out.append(
             item(
                 Section.CRITICAL,
@@ -89,7 +100,9 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
     # a difference): the call worked. Anything else that failed blocks.
     failed = errors[-1] if errors else next((x for x in statuses if x != "exit status 1"), None)
     if failed:
-        text, section, kind = f"{signature} → {failed}", Section.BLOCKED, "tool.blocked"
+        # The error itself is a Critical Context item: the progress line only points at it.
+        shown = tx.short(signature, _BLOCKED_CALL_CHARS)
+        text, section, kind = f"{shown} → {tx.short(failed, 80)}", Section.BLOCKED, "tool.blocked"
     else:
         text, section, kind = (
             signature + (" (exit status 1)" if statuses else ""),

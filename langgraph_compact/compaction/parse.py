@@ -36,13 +36,22 @@ _SAFETY = re.compile(
 )
 
 
+_NOT_AN_INSTRUCTION = re.compile(
+    r"^\W*(?:hmm+|um+|uh+|well|oh)?\W*(?:i|we)\s+(?:do not|don't|did not|didn't|can't|cannot)\s+"
+    r"(?:know|remember|recall|think|see|understand|have|recognize|get)\b",
+    re.IGNORECASE,
+)
+"""What the user says of themselves ("I don't remember the id") is not a rule; a request
+phrased as a question ("Could you make sure to never push to main?") still is."""
+
+
 def classify(text: str) -> str | None:
     """``safety``, ``preference`` or ``constraint`` for an instruction, else None.
 
     >>> classify("Never push to main."), classify("I prefer tabs."), classify("Hi there")
     ('safety', 'preference', None)
     """
-    if tx.is_code_line(text) or len(text) > 400:
+    if tx.is_code_line(text) or len(text) > 400 or _NOT_AN_INSTRUCTION.search(text):
         return None
     if p.PREFERENCE.search(text):
         return "preference"

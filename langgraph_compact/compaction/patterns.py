@@ -140,6 +140,12 @@ _CODE_VALUE = re.compile(r"\w\(|[{};]|=>|\blambda\b|^\s*(?:r|f|b)?['\"].*['\"]\s
 _STALE_TAIL = re.compile(r"\s*,?\s*\(?\b(?:instead of|rather than|not|no longer)\b.*$", re.I)
 
 
+_VALUE_MAX_WORDS = 12
+_VALUE_MAX_CHARS = 80
+_CODE_MARKS = 3
+"""A stated value is a name, a number or a short phrase; longer is prose, not a fact."""
+
+
 def _value(raw: str) -> str | None:
     """The value as an item shows it, or None when it is code or says nothing specific.
 
@@ -148,6 +154,12 @@ def _value(raw: str) -> str | None:
     value = _STALE_TAIL.sub("", raw.strip()).strip().rstrip(".")
     if _CODE_VALUE.search(value) or specificity(value) < 0.3:
         return None
+    if value.startswith("//") or len(value.split()) > _VALUE_MAX_WORDS:
+        return None  # the rest of a URL, or a sentence of prose ("WARNING: Running pip as…")
+    if len(value) > _VALUE_MAX_CHARS and not value.startswith(("http://", "https://")):
+        return None  # a log line's remainder ("numpy>=1.21 in /opt/…/site-packages (from …)")
+    if sum(value.count(c) for c in "()[]{}*+=<>^|") >= _CODE_MARKS:
+        return None  # an expression: "((n1*cos(t1) - n2) /"
     return value
 
 
@@ -170,6 +182,8 @@ def fact_pairs(text: str) -> list[tuple[str, str]]:
     [('max_connections', '417')]
     """
     out: list[tuple[str, str]] = []
+    if text.rstrip().endswith("?"):
+        return out  # a question states nothing
     kv = _KV_LINE.match(text) if len(text) <= 160 else None
     if kv is not None and not is_code_line(text):
         words = norm(kv["key"]).split()

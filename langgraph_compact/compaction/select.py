@@ -43,10 +43,16 @@ SECTION_LIMITS: dict[Section, int] = {
     Section.FILES_MODIFIED: 12,
     Section.NEXT_STEPS: 5,
 }
-"""Most unpinned items a section keeps: a hand-off lists the latest steps, not a log."""
+"""Most unpinned items a section keeps: a hand-off lists the latest steps, not a log.
+Below a cap of ``FULL_LIMITS_CAP`` tokens the limits shrink in proportion (two at least)."""
+FULL_LIMITS_CAP = 1_200
 KEPT_SHARE = 0.3
 """Most of the cap ``kept`` items (a clipped first request's instructions) are sure of;
 beyond it they compete with everything else on salience."""
+TYPICAL_ITEM_TOKENS = 16
+DENSITY = 0.5
+"""How much an item's length counts against it when the cap is filled: its score is
+divided by ``(tokens / TYPICAL_ITEM_TOKENS) ** DENSITY``."""
 HISTORICAL_LIMIT = 2
 """Most items of earlier tasks a section keeps."""
 KIND_SHARES: dict[str, float] = {"error": 0.3}
@@ -99,7 +105,7 @@ def select_items(
     """Keep the items that fit ``cap`` tokens of rendered summary, best first.
 
     Algorithm:
-        Drop junk. Take every pinned item, and the best ``kept`` ones up to
+        Drop junk and repeated lines. Take every pinned item, and the best ``kept`` ones up to
         ``KEPT_SHARE`` of the cap unless ``evict_kept`` (shortened to
         ``_PINNED_COMPRESSED_CHARS`` when they alone exceed the cap, which then grows).
         Then add the best item of each section, then
@@ -110,9 +116,13 @@ def select_items(
         lowest-scored unpinned item.
         Items keep their order inside a section.
     """
-    clean = {
-        s: [i for i in items if not tx.is_junk(i.text)] for s, items in sections.items() if items
-    }
+    seen: set[str] = set()
+    clean: dict[Section, list[SummaryItem]] = {}
+    for s, items in sections.items():
+        for i in items:  # junk never enters, and a line is shown once
+            if not tx.is_junk(i.text) and (n := tx.norm(i.text)) not in seen:
+                seen.add(n)
+                clean.setdefault(s, []).append(i)
 
     kept = sorted(
         ((s, i) for s, items in clean.items() for i in items if i.kept and not i.pinned),
@@ -145,6 +155,15 @@ def select_items(
             extra += sub_cost[section]
         return extra
 
+    def worth(item: SummaryItem) -> float:
+        """Score per token, softened: the cap is a knapsack, and a short specific line
+        (an id, a setting) is worth more of it than a long one saying as much. A kept
+        instruction is worth its salience whatever its length: rules are not shortened."""
+        if item.kept:
+            return score(item, now)
+        length: float = max(4, cost[id(item)]) / TYPICAL_ITEM_TOKENS
+        return score(item, now) / math.pow(length, DENSITY)
+
     def take(section: Section, item: SummaryItem) -> None:
         nonlocal budget
         budget -= cost[id(item)] + opens(section)
@@ -158,7 +177,7 @@ def select_items(
         take(section, item)
         keep[id(item)] = (section, item)
     others = [(s, i) for s, items in clean.items() for i in items if not must(i)]
-    others.sort(key=lambda si: -score(si[1], now))
+    others.sort(key=lambda si: -worth(si[1]))
     # Every section first gets its best item, so the summary covers each kind of thing
     # it knows; then the rest of the cap goes to the best items overall.
     firsts = {s: i for s, i in reversed(others) if not i.historical}
@@ -166,10 +185,13 @@ def select_items(
         *((s, i) for s, i in firsts.items()),
         *(si for si in others if si[1] is not firsts.get(si[0])),
     ]
+    # A smaller cap lists fewer of each: the latest few files, not a dozen.
+    scale = min(1.0, cap / FULL_LIMITS_CAP)
+    limits = {s: max(2, round(n * scale)) for s, n in SECTION_LIMITS.items()}
     counts: dict[object, int] = {}
     spent: dict[str, int] = {}
     for section, item in others:
-        full = counts.get(section, 0) >= SECTION_LIMITS.get(section, len(others))
+        full = counts.get(section, 0) >= limits.get(section, len(others))
         if item.historical:  # earlier tasks: the latest couple is context enough
             full = full or counts.get(f"old:{section}", 0) >= HISTORICAL_LIMIT
         share = KIND_SHARES.get(item.kind)
@@ -197,7 +219,7 @@ def select_items(
         droppable = [si for si in keep.values() if not must(si[1])]
         if tokens <= cap or not droppable:
             return Selection(result, tokens, evicted, over_cap=tokens > cap)
-        worst = min(droppable, key=lambda si: score(si[1], now))
+        worst = min(droppable, key=lambda si: worth(si[1]))
         del keep[id(worst[1])]
         evicted += 1
 

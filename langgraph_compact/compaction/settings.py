@@ -40,8 +40,9 @@ class CompactionSettings:
             its message text and tool-call arguments never clipped, and after a
             compaction the tail kept unsummarized. Default: what the target leaves after
             the head and the summary.
-        summary_max_tokens: cap on the rendered summary; default a third of the
-            target, at most ``SUMMARY_MAX_TOKENS``. It grows only when pinned items
+        summary_max_tokens: cap on the rendered summary; default half of the target,
+            at most ``SUMMARY_MAX_TOKENS``: what matters of the covered span is denser
+            in the summary than in more verbatim tail. It grows only when pinned items
             (constraints, preferences, corrected facts) alone need more.
         head_max_tokens: cap on the first request; a longer one is clipped (beginning
             and end kept, with a marker) and the items of its omitted part carried by
@@ -101,7 +102,7 @@ class CompactionSettings:
         """Token cap of the rendered summary (before pinned items grow it)."""
         if self.summary_max_tokens is not None:
             return self.summary_max_tokens
-        return min(SUMMARY_MAX_TOKENS, self.budget.target_tokens // 3)
+        return min(SUMMARY_MAX_TOKENS, self.budget.target_tokens // 2)
 
     @property
     def head_cap(self) -> int:

@@ -23,6 +23,7 @@ __all__ = [
     "shape",
     "short",
     "specificity",
+    "template",
 ]
 
 TRACEBACK_HEADER = re.compile(r"^Traceback \(most recent call last\):\s*$")
@@ -67,6 +68,18 @@ def shape(text: str) -> str:
     True
     """
     return norm(_VARIABLE.sub("#", text))
+
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
+
+
+def template(text: str) -> str:
+    """``shape`` with quoted names masked too: one message template, whatever it names.
+
+    >>> template("No module named 'numpy'") == template("No module named 'h5py'")
+    True
+    """
+    return shape(_QUOTED.sub("Q", text))
 
 
 def norm(text: str) -> str:

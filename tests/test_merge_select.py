@@ -1,0 +1,126 @@
+"""Merge and selection: one error template folds, a line is shown once, the cap is a knapsack."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from langgraph_compact.compaction.merge import merge_items
+from langgraph_compact.compaction.parse import classify
+from langgraph_compact.compaction.patterns import fact_pairs
+from langgraph_compact.compaction.select import select_items
+from langgraph_compact.compaction.summary import Section, SummaryItem
+from langgraph_compact.tokens import TokenCounter
+
+COUNTER = TokenCounter()
+RNG = random.Random(11)
+
+
+def _name(n: int = 7) -> str:
+    return "".join(RNG.choice(string.ascii_lowercase) for _ in range(n))
+
+
+def _error(text: str, seq: int) -> tuple[Section, SummaryItem]:
+    item = SummaryItem(text=text, key=f"error:{text}", kind="error", seq=seq, salience=0.8)
+    return Section.CRITICAL, item
+
+
+TEMPLATES = [
+    "ModuleNotFoundError: No module named '{}'",
+    "KeyError: '{}'",
+    'fatal: repository "{}" not found',
+    "NameError: name `{}` is not defined",
+]
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_one_error_template_with_other_names_folds_into_one_item_naming_all(
+    template: str,
+) -> None:
+    names = [_name() for _ in range(4)]
+    merged = merge_items({}, [_error(template.format(n), i) for i, n in enumerate(names)])
+    errors = merged[Section.CRITICAL]
+    assert len(errors) == 1
+    assert errors[0].text.startswith(template.format(names[-1]))  # the latest leads
+    assert all(n in errors[0].text for n in names)  # every earlier name is still shown
+    assert errors[0].seq == 3
+
+
+def test_different_templates_and_long_variants_stay_apart() -> None:
+    a = "ModuleNotFoundError: No module named 'numpy'"
+    b = "PermissionError: [Errno 13] Permission denied: '/srv/data'"
+    long_old = "KeyError: '" + "x" * 120 + "'"
+    merged = merge_items(
+        {}, [_error(a, 1), _error(b, 2), _error(long_old, 3), _error("KeyError: 'y'", 4)]
+    )
+    texts = [i.text for i in merged[Section.CRITICAL]]
+    assert len(texts) == 4 and a in texts and b in texts
+
+
+def test_a_line_is_shown_once_whatever_its_keys_and_sections() -> None:
+    line = "The parser keeps `rho_s` and `rho_p` apart."
+    sections = {
+        Section.CRITICAL: [
+            SummaryItem(text=line, key="id:rho_s", kind="identifier", salience=0.5),
+            SummaryItem(text=line, key="id:rho_p", kind="identifier", salience=0.5),
+        ],
+        Section.NEXT_STEPS: [SummaryItem(text=line, key="next:x", kind="next", salience=0.4)],
+    }
+    chosen = select_items(sections, 400, COUNTER.count_text, title="t", now=1)
+    shown = [i.text for items in chosen.sections.values() for i in items]
+    assert shown == [line]
+
+
+def test_when_one_fits_a_short_specific_line_beats_a_long_one_of_equal_score() -> None:
+    short = SummaryItem(text="build_id: NBP-6975", key="id:NBP-6975", kind="identifier")
+    long = SummaryItem(
+        text="The run printed a lot of text about " + " ".join(_name() for _ in range(30)),
+        key="note:long",
+        kind="fact",
+    )
+    for a, b in ((short, long), (long, short)):
+        sections = {Section.CRITICAL: [a, b], Section.DONE: []}
+        cap = COUNTER.count_text("t") + COUNTER.count_text("## Critical Context") + 40
+        chosen = select_items(sections, cap, COUNTER.count_text, title="t", now=0)
+        shown = [i.text for items in chosen.sections.values() for i in items]
+        assert shown == [short.text]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how much: charged on my card?",
+        "WARNING: Running pip as the 'root' user can result in broken permissions and "
+        "conflicting behaviour with the system package manager, possibly rendering it unusable",
+        "requirement already satisfied: numpy>=1.21.2 in /opt/miniconda3/lib/python3.11/"
+        "site-packages (from pvlib==0.10.2.dev5+g1234567)",
+        "rho12_s = ((n1*costheta1 - n2*costheta2) / (n1 + n2))",
+        "see http://example.com/docs/page?id=17160",
+    ],
+)
+def test_questions_prose_log_remainders_and_expressions_are_not_facts(text: str) -> None:
+    assert fact_pairs(text) == []
+
+
+@pytest.mark.parametrize(
+    "fact", ["pool_limit: 417", "region = eu-west-3", "The api version is 2.14.1.", "timeout: 35ms"]
+)
+def test_short_values_are_still_facts(fact: str) -> None:
+    assert fact_pairs(fact)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("Hmm, I don't remember the reservation ID off the top of my head.", False),
+        ("I do not know which branch it is on.", False),
+        ("Could you make sure to never push to main?", True),
+        ("Don't push to the main branch.", True),
+        ("I don't want you to touch the vendored code.", True),
+        ("We must not change the public API.", True),
+    ],
+)
+def test_what_a_user_says_of_themselves_is_not_a_rule(text: str, rule: bool) -> None:
+    assert (classify(text) is not None) is rule
