@@ -3,6 +3,7 @@ what the user said, required items are retried once and merged."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -177,3 +178,38 @@ async def test_async_matches_sync() -> None:
     b = _run(_answers(answer, answer), raw)
     assert isinstance(a.summary, RunningSummary)
     assert a.summary.sections == b.summary.sections and a.summary.path == b.summary.path
+
+
+class EchoingModel(GenericFakeChatModel):
+    """Answers JSON made of the prompt's own lines, list markers and headings included:
+    what a model does that copies the summary it was shown."""
+
+    messages: Any = None
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        from langchain_core.outputs import ChatGeneration, ChatResult
+
+        from langgraph_compact.messages import message_text
+
+        lines = [ln for m in messages[1:] for ln in message_text(m).splitlines() if ln.strip()]
+        text = json.dumps({"Critical Context": lines[:60]})
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(text))])
+
+
+def test_lines_a_model_copies_from_the_summary_do_not_pile_up_list_markers() -> None:
+    raw = _history(0)
+    for i in range(60):
+        call = ai_tool_call("bash", {"command": f"./probe --shard {i}"}, id=f"a{i}")
+        lines = "\n".join(f"shard_{i}_key_{k}: {1000 + 37 * k}" for k in range(40))
+        raw += [call, tool_result(call, lines, id=f"t{i}")]
+    settings = CompactionSettings(
+        BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(EchoingModel())
+    )
+    summary = None
+    for end in range(20, len(raw) + 1, 4):  # one compaction after another, each a delta
+        result = compact(raw[:end], summary, settings)
+        summary = result.summary or summary
+    assert summary is not None and summary.generation >= 2
+    texts = [i.text for items in summary.sections.values() for i in items]
+    assert texts
+    assert not [t for t in texts if t.startswith(("- ", "* ", "#", "[Summary of", "(none"))], texts

@@ -149,6 +149,7 @@ _HEADING = re.compile(
     r"^\s*(?:#{1,6}\s*(?P<h>.+?)\s*#*|\*\*(?P<b>[^*]+)\*\*:?|(?P<c>[A-Z][\w &/-]{1,40}):)\s*$"
 )
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
+_BULLETS = re.compile(r"^\s*(?:(?:[-*•+]|\d+[.)])\s+)+")
 
 
 def parse_markdown(text: str) -> dict[Section, list[str]] | None:
@@ -199,9 +200,14 @@ def items_from_sections(
     """
     out: list[tuple[Section, SummaryItem]] = []
     for section, texts in sections.items():
-        for raw in texts:
+        for listed in texts:
+            # A model copies lines of the summary it was shown: list markers come along
+            # (and would pile up, one more each round), headings are not items.
+            raw = _BULLETS.sub("", listed)
             historical = bool(_HISTORICAL.match(raw))
             text = tx.short(_HISTORICAL.sub("", raw).strip())
+            if _HEADING.match(text) or text.startswith(SUMMARY_TITLE):
+                continue
             if not tx.is_junk(text):
                 out.extend(_classified(section, text, historical, source, seq, salience))
     return out

@@ -35,6 +35,8 @@ __all__ = [
 RECENCY_HORIZON = 500.0
 """Messages over which the most salient items fade; less salient ones fade sooner."""
 _PINNED_COMPRESSED_CHARS = 120
+_PINNED_SHORTEST_CHARS = 60
+"""How far pinned items are shortened when the budget, not the cap, needs the room."""
 SECTION_LIMITS: dict[Section, int] = {
     Section.DONE: 8,
     Section.IN_PROGRESS: 3,
@@ -107,7 +109,8 @@ def select_items(
     Algorithm:
         Drop junk and repeated lines. Take every pinned item, and the best ``kept`` ones up to
         ``KEPT_SHARE`` of the cap unless ``evict_kept`` (shortened to
-        ``_PINNED_COMPRESSED_CHARS`` when they alone exceed the cap, which then grows).
+        ``_PINNED_COMPRESSED_CHARS`` when they alone exceed the cap, which then grows;
+        to ``_PINNED_SHORTEST_CHARS`` when the budget forces the refit).
         Then add the best item of each section, then
         the others in order of ``score``, each at the cost of its bullet plus any heading
         it opens, skipping what does not fit, what a section already holds
@@ -169,9 +172,12 @@ def select_items(
         budget -= cost[id(item)] + opens(section)
         used.update((_group_of(section), section))
 
-    if sum(cost[id(i)] for _, i in pinned) > budget:
-        pinned = [(s, _compressed(i)) for s, i in pinned]
-        cost.update({id(i): count_text(f"- {i.text}") + 1 for _, i in pinned})
+    # Pinned items alone over the cap are shortened; when the budget forces a refit
+    # (``evict_kept``), shortened again before the node would have to give up.
+    for limit in (_PINNED_COMPRESSED_CHARS, _PINNED_SHORTEST_CHARS)[: 1 + evict_kept]:
+        if sum(cost[id(i)] for _, i in pinned) > budget:
+            pinned = [(s, _compressed(i, limit)) for s, i in pinned]
+            cost.update({id(i): count_text(f"- {i.text}") + 1 for _, i in pinned})
     keep: dict[int, tuple[Section, SummaryItem]] = {}
     for section, item in pinned:
         take(section, item)
@@ -224,11 +230,12 @@ def select_items(
         evicted += 1
 
 
-def _compressed(item: SummaryItem) -> SummaryItem:
-    """A pinned item cut to its first ``_PINNED_COMPRESSED_CHARS`` characters."""
-    if len(item.text) <= _PINNED_COMPRESSED_CHARS:
+def _compressed(item: SummaryItem, limit: int) -> SummaryItem:
+    """A pinned item cut to its first ``limit`` characters (an ellipsis marks the cut;
+    the source message keeps the whole text)."""
+    if len(item.text) <= limit:
         return item
-    return item.model_copy(update={"text": tx.short(item.text, _PINNED_COMPRESSED_CHARS)})
+    return item.model_copy(update={"text": tx.short(item.text, limit)})
 
 
 def refit_summary(

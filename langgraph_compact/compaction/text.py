@@ -203,12 +203,14 @@ def is_junk(text: str) -> bool:
 
     >>> is_junk("Traceback (most recent call last):"), is_junk("Now let me test again:")
     (True, True)
-    >>> is_junk("ModuleNotFoundError: No module named 'pytz'")
-    False
+    >>> is_junk("ModuleNotFoundError: No module named 'pytz'"), is_junk("(none yet)")
+    (False, True)
     """
     stripped = text.strip()
     if not stripped or TRACEBACK_HEADER.match(stripped):
         return True
+    if re.fullmatch(r"\((?:none|nothing|n/a|empty|tbd)[\w ]{0,20}\)", stripped, re.IGNORECASE):
+        return True  # a placeholder: "(none yet)"
     specific = specificity(stripped) >= 0.45 or bool(paths(stripped) or identifiers(stripped))
     if stripped.endswith(":") and not specific and content_words(stripped) <= 4:
         return True
