@@ -97,7 +97,9 @@ POSTGRES = Dialect(
     placeholder="%s",
     # ``simple``: lower-cased words, no stemming and no stop words, as FTS5's unicode61
     # tokenizer indexes them; the programs hand over the same words (see ``_fts``).
-    fts_insert="INSERT INTO lgc_text_fts (text_id, words) VALUES (?, to_tsvector('simple', ?))",
+    # Stripped of positions: queries are AND-of-terms (as FTS5's detail=none keeps it).
+    fts_insert="""INSERT INTO lgc_text_fts (text_id, words)
+        VALUES (?, strip(to_tsvector('simple', ?)))""",
     # The words are not needed to delete a row of a table; the marker keeps the params.
     fts_delete="DELETE FROM lgc_text_fts WHERE text_id = ? AND CAST(? AS TEXT) IS NOT NULL",
     # The query is the FTS5 string of double-quoted words; the quotes are punctuation

@@ -154,7 +154,8 @@ _PG_V5 = (
     # The words of each text as a tsvector (the text itself stays compressed in
     # lgc_texts), searched through a GIN index.
     """CREATE TABLE lgc_text_fts (text_id BIGINT PRIMARY KEY, words TSVECTOR NOT NULL)""",
-    "CREATE INDEX lgc_text_fts_words ON lgc_text_fts USING GIN (words)",
+    # Entries go straight into the index (no pending list held until a VACUUM).
+    "CREATE INDEX lgc_text_fts_words ON lgc_text_fts USING GIN (words) WITH (fastupdate = off)",
     f"""CREATE TABLE lgc_redactions (thread_id {_K}, message_id {_K},
         reason TEXT NOT NULL, actor TEXT NOT NULL, redacted_at {_K})""",
 )
