@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "CompactError",
+    "ConcurrentRunError",
     "ContextBudgetError",
     "CorruptionError",
     "HistoryCursorError",
@@ -75,6 +76,33 @@ class CorruptionError(CompactError):
         self.channel = channel
         self.message_id = message_id
         self.what = what
+
+
+class ConcurrentRunError(CompactError):
+    """Another run wrote the thread after this run read it (``single_writer=True``).
+
+    Nothing of this run's checkpoint was stored. Attributes: ``thread_id``,
+    ``checkpoint_ns``, ``read_checkpoint_id`` (what this run continued from, ``None``
+    for an empty thread), ``other_checkpoint_id`` (the thread's newest checkpoint now)
+    and ``other_run_id`` (the run that wrote it, when LangGraph recorded one).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        thread_id: str,
+        checkpoint_ns: str,
+        read_checkpoint_id: str | None,
+        other_checkpoint_id: str,
+        other_run_id: str | None,
+    ) -> None:
+        super().__init__(message)
+        self.thread_id = thread_id
+        self.checkpoint_ns = checkpoint_ns
+        self.read_checkpoint_id = read_checkpoint_id
+        self.other_checkpoint_id = other_checkpoint_id
+        self.other_run_id = other_run_id
 
 
 class HistoryCursorError(CompactError, ValueError):

@@ -166,8 +166,8 @@ def test_db_bad_inputs_are_one_line(command: str, demo_db: Path, tmp_path: Path)
     assert_bad_input(run(command, text, *args), "not a SQLite database")
     plain = _plain_sqlite(tmp_path / "plain.sqlite")
     assert_bad_input(run(command, plain, *args), "not a langgraph-compact database")
-    dsn = "postgresql://localhost/db"
-    assert_bad_input(run(command, dsn, *args), "Postgres")
+    dsn = "postgresql://postgres@127.0.0.1:1/db"  # nothing listens on port 1
+    assert_bad_input(run(command, dsn, *args), dsn, "connection")
     if command == "inspect":
         assert_bad_input(run(command, demo_db, "--thread", "ghost"), "thread 'ghost'")
         assert_bad_input(run(command, demo_db, "--thread", THREAD, "--checkpoint", "x"), "--budget")

@@ -1,4 +1,9 @@
-"""The raw-history checkpointer: each message stored once, verified, searchable, redactable."""
+"""The raw-history checkpointer: each message stored once, verified, searchable, redactable.
+
+The Postgres savers import ``psycopg`` (the ``[postgres]`` extra) on first use.
+"""
+
+from typing import TYPE_CHECKING, Any
 
 from langgraph_compact.checkpoint._api import CompactSaverBase
 from langgraph_compact.checkpoint._features import RedactionListener
@@ -10,8 +15,14 @@ from langgraph_compact.checkpoint.sqlite import CompactSqliteSaver
 from langgraph_compact.checkpoint.threads import RedactionRecord, ThreadInfo
 from langgraph_compact.checkpoint.verify import Problem, VerifyReport
 
+if TYPE_CHECKING:
+    from langgraph_compact.checkpoint.postgres import CompactPostgresSaver
+    from langgraph_compact.checkpoint.postgres_aio import AsyncCompactPostgresSaver
+
 __all__ = [
+    "AsyncCompactPostgresSaver",
     "AsyncCompactSqliteSaver",
+    "CompactPostgresSaver",
     "CompactSaverBase",
     "CompactSqliteSaver",
     "HistoryItem",
@@ -25,3 +36,15 @@ __all__ = [
     "VerifyReport",
     "make_recall_tool",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CompactPostgresSaver":
+        from langgraph_compact.checkpoint.postgres import CompactPostgresSaver
+
+        return CompactPostgresSaver
+    if name == "AsyncCompactPostgresSaver":
+        from langgraph_compact.checkpoint.postgres_aio import AsyncCompactPostgresSaver
+
+        return AsyncCompactPostgresSaver
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,12 +27,19 @@ from langgraph_compact.checkpoint import _admin
 from langgraph_compact.checkpoint._check import Where
 from langgraph_compact.checkpoint._codec import next_version
 from langgraph_compact.checkpoint._features import SaverFeatures
+from langgraph_compact.checkpoint._guard import LiveReads
 from langgraph_compact.checkpoint._sql import SQLITE, Dialect, Program
 from langgraph_compact.checkpoint._store import CheckpointStore
+from langgraph_compact.errors import ConcurrentRunError
 
 __all__ = ["CompactSaverBase"]
 
 T = TypeVar("T")
+
+
+def _lane(config: RunnableConfig) -> tuple[str, str]:
+    conf = config["configurable"]
+    return str(conf["thread_id"]), str(conf.get("checkpoint_ns", "") or "")
 
 
 def _where(config: RunnableConfig | None) -> Where:
@@ -50,7 +57,10 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
             filters. Defaults to ``True`` with a plain ``JsonPlusSerializer`` and to
             ``False`` with any other serializer, so an encrypting one stays encrypting.
         max_cached_messages: bound of the per-process caches (see ``_cache``).
-        dialect: the SQL backend (``SQLITE``).
+        single_writer: refuse a put that would hide another run's turn on the same
+            thread with ``ConcurrentRunError`` (see ``_guard``); off by default, as
+            LangGraph's savers let the last writer win.
+        dialect: the SQL backend (``SQLITE``, ``POSTGRES``).
     """
 
     def __init__(
@@ -59,9 +69,12 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         serde: SerializerProtocol | None = None,
         index_text: bool | None = None,
         max_cached_messages: int | None = None,
+        single_writer: bool = False,
         dialect: Dialect = SQLITE,
     ) -> None:
         super().__init__(serde=serde)
+        self.single_writer = single_writer
+        self._live = LiveReads()
         if index_text is None:
             index_text = serde is None or type(serde) is JsonPlusSerializer
         self._store = CheckpointStore(
@@ -95,11 +108,13 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         Raises:
             CorruptionError: a stored row is damaged or missing (names where).
         """
-        return self._run(self._store.get_tuple(config), where=_where(config))
+        tup = self._run(self._store.get_tuple(config), where=_where(config))
+        return self._read(config, tup)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         """Async ``get_tuple``."""
-        return await self._arun(self._store.get_tuple(config), where=_where(config))
+        tup = await self._arun(self._store.get_tuple(config), where=_where(config))
+        return self._read(config, tup)
 
     def list(
         self,
@@ -133,9 +148,20 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        """Store a checkpoint; only ``new_versions`` get values, messages are stored once."""
-        program = self._store.put(config, checkpoint, metadata, new_versions)
-        return self._run(program, write=True, where=_where(config))
+        """Store a checkpoint; only ``new_versions`` get values, messages are stored once.
+
+        Raises:
+            ConcurrentRunError: with ``single_writer``, another run wrote the thread
+                since this run read it (nothing was stored).
+        """
+        expect = self._take(config)
+        program = self._store.put(config, checkpoint, metadata, new_versions, expect_head=expect)
+        try:
+            out = self._run(program, write=True, where=_where(config))
+        except BaseException as e:
+            self._failed(config, expect, e)
+            raise
+        return self._wrote(out)
 
     async def aput(
         self,
@@ -145,8 +171,14 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Async ``put``."""
-        program = self._store.put(config, checkpoint, metadata, new_versions)
-        return await self._arun(program, write=True, where=_where(config))
+        expect = self._take(config)
+        program = self._store.put(config, checkpoint, metadata, new_versions, expect_head=expect)
+        try:
+            out = await self._arun(program, write=True, where=_where(config))
+        except BaseException as e:
+            self._failed(config, expect, e)
+            raise
+        return self._wrote(out)
 
     def put_writes(
         self,
@@ -206,6 +238,36 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         """Async ``prune``."""
         await self._arun(_admin.prune(self._store, list(thread_ids), strategy), write=True)
+
+    # --- the writer guard (``_guard``) ----------------------------------------------
+
+    def _read(self, config: RunnableConfig, tup: CheckpointTuple | None) -> CheckpointTuple | None:
+        if self.single_writer:
+            thread, ns = _lane(config)
+            if (asked := get_checkpoint_id(config)) is not None:
+                self._live.forget(thread, ns, asked)
+            else:
+                self._live.add(
+                    thread, ns, tup.config["configurable"]["checkpoint_id"] if tup else None
+                )
+        return tup
+
+    def _take(self, config: RunnableConfig) -> bool:
+        if not self.single_writer:
+            return False
+        thread, ns = _lane(config)
+        return self._live.take(thread, ns, get_checkpoint_id(config))
+
+    def _wrote(self, out: RunnableConfig) -> RunnableConfig:
+        if self.single_writer:
+            thread, ns = _lane(out)
+            self._live.add(thread, ns, get_checkpoint_id(out))
+        return out
+
+    def _failed(self, config: RunnableConfig, expect: bool, error: BaseException) -> None:
+        if expect and not isinstance(error, ConcurrentRunError):  # not checked: may retry
+            thread, ns = _lane(config)
+            self._live.give_back(thread, ns, get_checkpoint_id(config))
 
     # --- runners (subclasses) --------------------------------------------------------
 

@@ -86,6 +86,8 @@ def next_version(current: str | int | float | None) -> str:
 # --- message text and skeletons -----------------------------------------------------------
 
 _COMPRESS_MIN_CHARS = 256
+PLAIN_TEXT = b"\x00"
+"""Starts plain text stored as bytes (``Dialect.text_value``); no zlib stream does."""
 
 
 def pack_text(text: str) -> str | bytes:
@@ -109,10 +111,11 @@ def pack_text(text: str) -> str | bytes:
 
 
 def unpack_text(value: str | bytes) -> str:
-    """Inverse of ``pack_text``."""
-    if isinstance(value, bytes):
-        return zlib.decompress(value).decode("utf-8", "surrogatepass")
-    return value
+    """Inverse of ``pack_text`` (and of ``Dialect.text_value``)."""
+    if isinstance(value, str):
+        return value
+    plain = value[:1] == PLAIN_TEXT
+    return (value[1:] if plain else zlib.decompress(value)).decode("utf-8", "surrogatepass")
 
 
 _SKELETON_ZDICT = ormsgpack.packb(

@@ -210,7 +210,11 @@ class MessageStore:
             nxt += 1
         yield q.INSERT_MESSAGE, msg_rows, "many"
         for digest, text in texts.items():
-            inserted = yield q.INSERT_TEXT, (th.tid, digest, pack_text(text)), "all"
+            inserted = yield (
+                q.INSERT_TEXT,
+                (th.tid, digest, self.dialect.text_value(pack_text(text))),
+                "all",
+            )
             if inserted:
                 yield self.dialect.fts_insert, (inserted[0][0], index_words(text)), "none"
 

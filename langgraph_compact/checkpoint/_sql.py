@@ -6,7 +6,8 @@ schema itself is in ``_schema``. Statements are written once, with ``?`` markers
 portable syntax (``ON CONFLICT``, ``RETURNING``, ``VALUES`` joins, recursive CTEs); a
 driver whose marker differs rewrites it with ``Dialect.prepare``. What cannot be portable
 (full-text search, after-redaction maintenance, integrity pragmas) is a field of the
-``Dialect``, so a second backend is one more ``Dialect`` value plus a driver.
+``Dialect`` (``_dialects``: ``SQLITE``, ``POSTGRES``), so a backend is a ``Dialect``
+value plus a driver.
 
 Tables (``tid`` is a thread's number in ``lgc_threads``; every stored row carries
 ``chk``, an 8-byte check of its content and key, see ``_check``):
@@ -23,11 +24,20 @@ Tables (``tid`` is a thread's number in ``lgc_threads``; every stored row carrie
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
-__all__ = ["SQLITE", "Dialect", "Fetch", "Program", "Stmt", "marks", "values_list"]
+from langgraph_compact.checkpoint._dialects import POSTGRES, SQLITE, Dialect
+
+__all__ = [
+    "POSTGRES",
+    "SQLITE",
+    "Dialect",
+    "Fetch",
+    "Program",
+    "Stmt",
+    "marks",
+    "values_list",
+]
 
 T = TypeVar("T")
 
@@ -38,75 +48,6 @@ A statement the database reports as damaged raises ``CorruptionError`` at its ``
 Stmt = tuple[str, Sequence[Any], Fetch]
 Program = Generator[Stmt, list[tuple[Any, ...]], T]
 """A storage operation as a generator: it yields statements and receives their rows."""
-
-
-PAGE_SIZE = 8192
-"""SQLite page size of new files (see ``SQLITE.on_open``)."""
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """What differs between SQL backends: markers, text search, maintenance, checks.
-
-    Attributes:
-        name: selects each migration's statements (``"sqlite"``).
-        placeholder: the driver's parameter marker (``?``, or ``%s`` for psycopg).
-        fts_insert: index a text row (params: ``text_id``, indexed words).
-        fts_delete: remove a text row from the index (same params as inserted).
-        fts_filter: a ``WHERE`` fragment on ``lgc_messages m`` keeping messages whose
-            text matches (params: query, ``tid``).
-        fts_purge: rewrite the index so deleted rows' terms leave it (after redaction).
-        fts_check: checks the index's own structure (``verify``).
-        after_redaction: run outside a transaction after a redaction commits; its rows
-            say whether the old bytes could be removed (SQLite: a WAL checkpoint).
-        on_open: run once per connection, outside a transaction, before migrating.
-        integrity_check: a whole-database structural check (``verify``).
-    """
-
-    name: str
-    placeholder: str
-    fts_insert: str
-    fts_delete: str
-    fts_filter: str
-    fts_purge: str
-    fts_check: str
-    after_redaction: str
-    on_open: tuple[str, ...]
-    integrity_check: str
-
-    def prepare(self, statement: str) -> str:
-        """``statement`` with ``?`` markers rewritten for this driver."""
-        return statement if self.placeholder == "?" else _rewrite(statement, self.placeholder)
-
-
-@lru_cache(maxsize=512)
-def _rewrite(statement: str, placeholder: str) -> str:
-    return statement.replace("?", placeholder)
-
-
-SQLITE = Dialect(
-    name="sqlite",
-    placeholder="?",
-    fts_insert="INSERT INTO lgc_text_fts (rowid, text) VALUES (?, ?)",
-    fts_delete="INSERT INTO lgc_text_fts (lgc_text_fts, rowid, text) VALUES ('delete', ?, ?)",
-    fts_filter="""m.digest IN (SELECT t.digest FROM lgc_text_fts f
-        JOIN lgc_texts t ON t.text_id = f.rowid
-        WHERE lgc_text_fts MATCH ? AND t.tid = ?)""",
-    fts_purge="INSERT INTO lgc_text_fts (lgc_text_fts) VALUES ('optimize')",
-    fts_check="INSERT INTO lgc_text_fts (lgc_text_fts, rank) VALUES ('integrity-check', 0)",
-    after_redaction="PRAGMA wal_checkpoint(TRUNCATE)",
-    on_open=(
-        # Takes effect on a new, empty file only. 8 KiB pages hold five 1.6 KB rows
-        # (a 2 KB base64 output, compressed) where 4 KiB pages hold two, while the dozen
-        # tables and indexes that hold a page or less cost half of what 16 KiB pages do.
-        f"PRAGMA page_size = {PAGE_SIZE}",
-        "PRAGMA journal_mode = WAL",
-        # Freed space is zeroed, so deleted and redacted content leaves the file
-        # without a VACUUM (the default of many builds, set here for all of them).
-        "PRAGMA secure_delete = ON",
-    ),
-    integrity_check="PRAGMA quick_check",
-)
 
 
 def marks(n: int) -> str:

@@ -1,9 +1,8 @@
 """The saver operations as programs: pure generators over ``Stmt`` tuples.
 
-``CheckpointStore`` turns each ``BaseCheckpointSaver`` operation into a ``Program``; the
-sync saver runs it on ``sqlite3`` and the async saver on ``aiosqlite``. Every row read is
-verified (``_check``): damage raises ``CorruptionError`` naming the thread, the
-checkpoint and the channel or message, never a wrong or empty value.
+``CheckpointStore`` turns each ``BaseCheckpointSaver`` operation into a ``Program`` run
+by the ``sqlite3``, ``aiosqlite`` or ``psycopg`` driver. Every row read is verified
+(``_check``): damage raises ``CorruptionError`` naming where, never a wrong value.
 """
 
 from __future__ import annotations
@@ -37,6 +36,7 @@ from langgraph_compact.checkpoint._codec import (
     key,
     unkey,
 )
+from langgraph_compact.checkpoint._guard import check_head
 from langgraph_compact.checkpoint._lane import (
     advance_head,
     check_count,
@@ -65,13 +65,8 @@ def _same_version(record: StoredCheckpoint, channel: str, version: str) -> bool:
 
 
 def config_for(thread_id: str, ns: str, checkpoint_id: str) -> RunnableConfig:
-    return {
-        "configurable": {
-            "thread_id": thread_id,
-            "checkpoint_ns": ns,
-            "checkpoint_id": checkpoint_id,
-        }
-    }
+    conf = {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint_id}
+    return {"configurable": conf}
 
 
 def _lane(config: RunnableConfig) -> tuple[str, str]:
@@ -90,13 +85,20 @@ class CheckpointStore(MessageStore):
         checkpoint: Checkpoint,
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
+        *,
+        expect_head: bool = False,
     ) -> q.Program[RunnableConfig]:
-        """Store a checkpoint: values only for ``new_versions``, message lists as refs."""
+        """Store a checkpoint: values only for ``new_versions``, message lists as refs.
+
+        ``expect_head``: the parent must be the lane's newest checkpoint (``_guard``)."""
         thread_id, ns = _lane(config)
         th = cast(Thread, (yield from self.thread(thread_id, create=True)))
         cid = checkpoint["id"]
         values = checkpoint["channel_values"]
         head, appended, base = yield from lane_base(self, th, ns, cid)
+        parent = config["configurable"].get("checkpoint_id")
+        if expect_head:
+            yield from check_head(th.tid, thread_id, ns, parent, head[0] if head else None)
         known = base[2] if base is not None else None
         inline: dict[str, tuple[str, bytes]] = {}
         empty: list[str] = []
@@ -127,7 +129,6 @@ class CheckpointStore(MessageStore):
             yield q.INSERT_BLOB, blob_rows, "many"
         md = cast(dict[str, Any], get_serializable_checkpoint_metadata(config, metadata))
         run_id = str(md["run_id"]) if md.get("run_id") is not None else None
-        parent = config["configurable"].get("checkpoint_id")
         # A row in the middle of the lane (an older id, or the same id again) changes
         # the base of the deltas after it: decode them now, write them again after.
         following = [] if appended else (yield from reencode_after(self, th, ns, cid))

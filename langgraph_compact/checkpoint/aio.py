@@ -117,6 +117,7 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
         serde: serializer for non-message values and message skeletons.
         index_text: see ``CompactSaverBase``.
         max_cached_messages: see ``CompactSaverBase``.
+        single_writer: see ``CompactSaverBase``.
     """
 
     def __init__(
@@ -126,9 +127,13 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
         serde: SerializerProtocol | None = None,
         index_text: bool | None = None,
         max_cached_messages: int | None = None,
+        single_writer: bool = False,
     ) -> None:
         super().__init__(
-            serde=serde, index_text=index_text, max_cached_messages=max_cached_messages
+            serde=serde,
+            index_text=index_text,
+            max_cached_messages=max_cached_messages,
+            single_writer=single_writer,
         )
         self.conn = conn
         self.lock = asyncio.Lock()

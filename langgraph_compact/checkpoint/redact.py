@@ -173,7 +173,11 @@ def redact_program(
     if updates:
         yield q.UPDATE_MESSAGE, updates, "many"
         for digest, new_text in texts.items():
-            inserted = yield q.INSERT_TEXT, (th.tid, digest, pack_text(new_text)), "all"
+            inserted = yield (
+                q.INSERT_TEXT,
+                (th.tid, digest, store.dialect.text_value(pack_text(new_text))),
+                "all",
+            )
             if inserted:
                 yield store.dialect.fts_insert, (inserted[0][0], index_words(new_text)), "none"
         yield from _drop_texts(store, th, old_digests)

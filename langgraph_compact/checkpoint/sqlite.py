@@ -153,6 +153,7 @@ class CompactSqliteSaver(CompactSaverBase):
         serde: serializer for non-message values and message skeletons.
         index_text: see ``CompactSaverBase``.
         max_cached_messages: see ``CompactSaverBase``.
+        single_writer: see ``CompactSaverBase``.
     """
 
     def __init__(
@@ -162,9 +163,13 @@ class CompactSqliteSaver(CompactSaverBase):
         serde: SerializerProtocol | None = None,
         index_text: bool | None = None,
         max_cached_messages: int | None = None,
+        single_writer: bool = False,
     ) -> None:
         super().__init__(
-            serde=serde, index_text=index_text, max_cached_messages=max_cached_messages
+            serde=serde,
+            index_text=index_text,
+            max_cached_messages=max_cached_messages,
+            single_writer=single_writer,
         )
         self._owns_conn = not isinstance(conn, sqlite3.Connection)
         if isinstance(conn, sqlite3.Connection):

@@ -1,9 +1,10 @@
 """Opening a database named on the command line, and the saver reads the commands share.
 
-``open_saver`` is the one place a DB argument is parsed: a SQLite path today, a
-``postgresql://`` DSN once the Postgres saver exists. Reads go through the saver's public
-API; ``threads`` and ``verify`` use the saver's own methods when it has them and a walk
-over ``list``/``history`` otherwise.
+``open_saver`` is the one place a DB argument is parsed: a SQLite path or a Postgres
+DSN (``postgresql://...`` or ``dbname=... host=...``; a ``search_path`` option selects a
+schema). Reads go through
+the saver's public API; ``threads`` and ``verify`` use the saver's own methods when it has
+them and a walk over ``list``/``history`` otherwise.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-from langgraph_compact.checkpoint import CompactSqliteSaver
+from langgraph_compact.checkpoint import CompactSaverBase, CompactSqliteSaver
 from langgraph_compact.cli.errors import BadInput
 from langgraph_compact.compaction import RunningSummary
 from langgraph_compact.errors import CompactError
@@ -42,10 +43,14 @@ LOCK_TIMEOUT = 2.0
 
 
 @contextmanager
-def open_saver(db: str) -> Iterator[CompactSqliteSaver]:
+def open_saver(db: str) -> Iterator[CompactSaverBase]:
     """A saver on ``db``, closed on exit; any problem becomes one ``BadInput`` line."""
-    if db.startswith(("postgresql://", "postgres://")):
-        raise BadInput(f"{db}: Postgres databases are not supported by this version yet")
+    if db.startswith(("postgresql://", "postgres://")) or (
+        "dbname=" in db and not Path(db).exists()  # a libpq key=value string
+    ):
+        with _open_postgres(db) as pg:
+            yield pg
+        return
     path = Path(db)
     if not path.is_file():
         raise BadInput(f"{db}: no such database file")
@@ -56,9 +61,7 @@ def open_saver(db: str) -> Iterator[CompactSqliteSaver]:
     try:
         if not _has_our_schema(conn):
             raise BadInput(f"{db}: not a langgraph-compact database (no lgc_schema_version table)")
-        saver = CompactSqliteSaver(
-            conn, serde=JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)
-        )
+        saver = CompactSqliteSaver(conn, serde=_serde())
         saver.setup()
         yield saver
     except sqlite3.Error as exc:
@@ -67,6 +70,36 @@ def open_saver(db: str) -> Iterator[CompactSqliteSaver]:
         raise BadInput(f"{db}: {exc}") from None
     finally:
         conn.close()
+
+
+def _serde() -> JsonPlusSerializer:
+    return JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)
+
+
+@contextmanager
+def _open_postgres(dsn: str) -> Iterator[CompactSaverBase]:
+    """A saver on a Postgres DSN that already holds the saver's tables (never creates them)."""
+    try:
+        import psycopg
+
+        from langgraph_compact.checkpoint import CompactPostgresSaver
+    except ImportError:
+        needs = "Postgres needs psycopg: pip install 'langgraph-compact[postgres]'"
+        raise BadInput(f"{dsn}: {needs}") from None
+    try:
+        with psycopg.connect(dsn, autocommit=True, connect_timeout=int(LOCK_TIMEOUT * 5)) as conn:
+            row = conn.execute("SELECT to_regclass('lgc_schema_version')").fetchone()
+            if row is None or row[0] is None:
+                raise BadInput(
+                    f"{dsn}: not a langgraph-compact database (no lgc_schema_version table)"
+                )
+            saver = CompactPostgresSaver(conn, serde=_serde())
+            saver.setup()
+            yield saver
+    except psycopg.Error as exc:
+        raise BadInput(f"{dsn}: {str(exc).strip()}") from None
+    except (CompactError, ValueError) as exc:
+        raise BadInput(f"{dsn}: {exc}") from None
 
 
 def _has_our_schema(conn: sqlite3.Connection) -> bool:
@@ -98,7 +131,7 @@ class ThreadRow:
     """Bytes of the thread's rows, when the saver reports them (``saver.threads()``)."""
 
 
-def threads(saver: CompactSqliteSaver) -> list[ThreadRow]:
+def threads(saver: CompactSaverBase) -> list[ThreadRow]:
     """Every thread, most recently active first (``saver.threads()`` when it exists)."""
     native = getattr(saver, "threads", None)
     if callable(native):
@@ -131,7 +164,7 @@ def _get(value: Any, name: str) -> Any:
 
 
 def all_messages(
-    saver: CompactSqliteSaver, thread_id: str, checkpoint_id: str | None = None
+    saver: CompactSaverBase, thread_id: str, checkpoint_id: str | None = None
 ) -> list[BaseMessage]:
     """The whole raw message list of a checkpoint (the latest by default), page by page."""
     out: list[BaseMessage] = []
@@ -144,7 +177,7 @@ def all_messages(
         cursor = page.cursor
 
 
-def latest_summary(saver: CompactSqliteSaver, thread_id: str) -> RunningSummary | None:
+def latest_summary(saver: CompactSaverBase, thread_id: str) -> RunningSummary | None:
     """The thread's current ``running_summary``, if it has one."""
     tup = saver.get_tuple(thread_config(thread_id))
     if tup is None:
@@ -165,7 +198,7 @@ class VerifyFinding:
     problems: list[str] = field(default_factory=list)
 
 
-def verify(saver: CompactSqliteSaver, thread_id: str | None = None) -> list[VerifyFinding]:
+def verify(saver: CompactSaverBase, thread_id: str | None = None) -> list[VerifyFinding]:
     """Check every checkpoint and message of each thread (``saver.verify()`` when it exists).
 
     The fallback loads every checkpoint and pages through every message list, so damage

@@ -13,7 +13,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from langgraph_compact.checkpoint import CompactSqliteSaver
+from langgraph_compact.checkpoint import CompactSaverBase
 from langgraph_compact.cli.db import all_messages, latest_summary, thread_config
 from langgraph_compact.cli.errors import BadInput
 from langgraph_compact.cli.views import CallPoint, ThreadView, mark_messages
@@ -39,7 +39,7 @@ def _summary(value: Any) -> RunningSummary | None:
     return RunningSummary.model_validate(value)
 
 
-def model_inputs(saver: CompactSqliteSaver, thread_id: str) -> list[ModelInput]:
+def model_inputs(saver: CompactSaverBase, thread_id: str) -> list[ModelInput]:
     """One entry per model call, oldest first.
 
     A model call follows a checkpoint whose message list ends on a human or tool
@@ -78,7 +78,7 @@ def projection_at(point: ModelInput, budget: int, counter: TokenCounter) -> list
 
 
 def projection_of(
-    saver: CompactSqliteSaver, thread_id: str, checkpoint_id: str, budget: int | None
+    saver: CompactSaverBase, thread_id: str, checkpoint_id: str, budget: int | None
 ) -> list[BaseMessage]:
     """What the model saw at the call that started from ``checkpoint_id``."""
     if budget is None:
@@ -89,7 +89,7 @@ def projection_of(
     raise BadInput(f"thread {thread_id!r}: no model call started from checkpoint {checkpoint_id}")
 
 
-def redactions(saver: CompactSqliteSaver, thread_id: str) -> list[dict[str, Any]]:
+def redactions(saver: CompactSaverBase, thread_id: str) -> list[dict[str, Any]]:
     """The thread's redaction log, when the saver exposes one (``saver.redactions``)."""
     native = getattr(saver, "redactions", None)
     if not callable(native):
@@ -102,7 +102,7 @@ def redactions(saver: CompactSqliteSaver, thread_id: str) -> list[dict[str, Any]
 
 
 def view_of_thread(
-    saver: CompactSqliteSaver, thread_id: str, budget: int | None, *, source: str = ""
+    saver: CompactSaverBase, thread_id: str, budget: int | None, *, source: str = ""
 ) -> ThreadView:
     """The inspector's view of a stored thread; without ``budget`` no projection is shown."""
     counter = TokenCounter()

@@ -1,10 +1,11 @@
-"""Every cell of every table of a SQLite file, decoded as far as it goes.
+"""Every cell of every table of a database, decoded as far as it goes.
 
 A redaction test that greps the file misses what is compressed or packed. This walks
 all tables (``sqlite_master``), and for each value tries every decoding the saver uses
 (zlib with and without its preset dictionaries, msgpack with LangGraph's extension
 types nested inside, JSON), collecting every string it finds. The full-text index is
-read through ``fts5vocab``, since its segments store terms prefix-compressed.
+read through ``fts5vocab``, since its segments store terms prefix-compressed. The rows
+come from ``Backend.rows()`` (a SQLite file here, a Postgres schema in ``backends``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +88,8 @@ def _decoded(raw: bytes, depth: int = 0) -> Iterator[str]:
         yield from _strings(parsed, depth + 1)
 
 
-def decoded_cells(path: Path) -> Iterator[tuple[str, str]]:
-    """``(table, text)`` for every string found in every cell, and every index term."""
+def sqlite_rows(path: Path) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """``(table, row)`` for every row of a SQLite file, and every full-text index term."""
     conn = sqlite3.connect(path)
     try:
         tables = [
@@ -98,21 +99,27 @@ def decoded_cells(path: Path) -> Iterator[tuple[str, str]]:
         ]
         for table in tables:
             for row in conn.execute(f'SELECT * FROM "{table}"'):
-                for cell in row:
-                    if isinstance(cell, bytes):
-                        for text in _decoded(cell):
-                            yield table, text
-                    elif isinstance(cell, str):
-                        yield table, cell
+                yield table, tuple(row)
         if "lgc_text_fts_data" in tables:
             conn.execute("CREATE VIRTUAL TABLE temp.terms USING fts5vocab(main, lgc_text_fts, row)")
             for (term,) in conn.execute("SELECT term FROM temp.terms"):
-                yield "lgc_text_fts (terms)", term
+                yield "lgc_text_fts (terms)", (term,)
     finally:
         conn.close()
 
 
-def occurrences(path: Path, needle: str) -> list[str]:
+def decoded_cells(rows: Iterable[tuple[str, tuple[Any, ...]]]) -> Iterator[tuple[str, str]]:
+    """``(table, text)`` for every string found in every cell of ``rows``."""
+    for table, row in rows:
+        for cell in row:
+            if isinstance(cell, bytes):
+                for text in _decoded(cell):
+                    yield table, text
+            elif isinstance(cell, str):
+                yield table, cell
+
+
+def occurrences(rows: Iterable[tuple[str, tuple[Any, ...]]], needle: str) -> list[str]:
     """The tables where ``needle`` (case-insensitive) occurs in some decoded cell."""
     low = needle.lower()
-    return sorted({table for table, text in decoded_cells(path) if low in text.lower()})
+    return sorted({table for table, text in decoded_cells(rows) if low in text.lower()})

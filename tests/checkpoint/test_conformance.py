@@ -1,4 +1,4 @@
-"""The official ``langgraph-checkpoint-conformance`` suite, sync and async saver."""
+"""The official ``langgraph-checkpoint-conformance`` suite, on every saver."""
 
 from __future__ import annotations
 
@@ -9,8 +9,14 @@ import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.conformance import checkpointer_test, validate
 from langgraph.checkpoint.conformance.report import ProgressCallbacks
+from pgserver import schema_dsn
 
-from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
+from langgraph_compact.checkpoint import (
+    AsyncCompactPostgresSaver,
+    AsyncCompactSqliteSaver,
+    CompactPostgresSaver,
+    CompactSqliteSaver,
+)
 
 
 def _register(kind: str, tmp_path: Path):  # type: ignore[no-untyped-def]
@@ -21,14 +27,20 @@ def _register(kind: str, tmp_path: Path):  # type: ignore[no-untyped-def]
         if kind == "sync":
             with CompactSqliteSaver.from_conn_string(str(path)) as saver:
                 yield saver
-        else:
+        elif kind == "async":
             async with AsyncCompactSqliteSaver.from_conn_string(path) as asaver:
                 yield asaver
+        elif kind == "postgres":
+            with CompactPostgresSaver.from_conn_string(schema_dsn(path)) as pg:
+                yield pg
+        else:
+            async with AsyncCompactPostgresSaver.from_conn_string(schema_dsn(path)) as apg:
+                yield apg
 
-    return checkpointer_test(name=f"Compact{kind.title()}SqliteSaver")(factory)
+    return checkpointer_test(name=f"Compact-{kind}")(factory)
 
 
-@pytest.mark.parametrize("kind", ["sync", "async"])
+@pytest.mark.parametrize("kind", ["sync", "async", "postgres", "postgres_async"])
 async def test_conformance_full(kind: str, tmp_path: Path) -> None:
     report = await validate(_register(kind, tmp_path), progress=ProgressCallbacks.verbose())
     report.print_report()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from agent_graph import build_graph, turn_input
-from backends import Backend
+from backends import SQLITE_BACKENDS, Backend
 from cells import occurrences
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.base import empty_checkpoint
@@ -93,7 +93,7 @@ def test_a_secret_in_every_field_leaves_every_decoded_cell_the_file_and_the_wal(
     graph = _secret_everywhere_graph(backend.saver)
     graph.invoke({"messages": [HumanMessage("log in please", id="h1")]}, CONFIG)
     for word in PLACES.values():
-        assert occurrences(backend.path, word), f"{word} was never stored: the test is void"
+        assert occurrences(backend.rows(), word), f"{word} was never stored: the test is void"
     summary = RunningSummary(
         sections={
             Section.CRITICAL: (
@@ -112,7 +112,7 @@ def test_a_secret_in_every_field_leaves_every_decoded_cell_the_file_and_the_wal(
     assert result.message_ids == ["ai-secret", "tool-secret"] and result.complete
     assert result.remaining_bytes == 0 and result.also_in_threads == []
     for place, word in PLACES.items():
-        assert occurrences(backend.path, word) == [], place
+        assert occurrences(backend.rows(), word) == [], place
         assert word.encode() not in backend.file_bytes(), place
     msgs = {m.id: m for m in graph.get_state(CONFIG).values["messages"]}
     ai, tool = msgs["ai-secret"], msgs["tool-secret"]
@@ -141,7 +141,7 @@ def test_redaction_removes_secret_bytes_from_the_file(backend: Backend) -> None:
     assert result.message_ids == ["leak"] and result.message_rows >= 1 and result.complete
 
     assert SECRET.encode() not in backend.file_bytes()
-    assert occurrences(backend.path, "xyzzy") == []
+    assert occurrences(backend.rows(), "xyzzy") == []
     assert backend.saver.history("r", text="xyzzy").items == []
     assert [(r.message_id, r.reason, r.actor) for r in backend.saver.redactions()] == [
         ("leak", "leaked credential", "alice")
@@ -179,7 +179,7 @@ def test_redaction_scrubs_messages_inside_other_channel_values(backend: Backend)
     result = saver.redact("blob", ["m1"], "PII")
     assert result.values_rewritten == 2
     assert SECRET.encode() not in backend.file_bytes()
-    assert occurrences(backend.path, "xyzzy") == []
+    assert occurrences(backend.rows(), "xyzzy") == []
     tup = saver.get_tuple(stored)
     assert tup is not None
     assert tup.checkpoint["channel_values"]["archive"]["last"].content == "[redacted: PII]"
@@ -279,6 +279,7 @@ def test_a_redaction_by_another_saver_is_seen_by_a_saver_that_cached_the_thread(
     assert len(msgs) == 3
 
 
+@pytest.mark.backends(*SQLITE_BACKENDS)  # SQLite's WAL: Postgres readers keep no log alive
 def test_a_concurrent_reader_makes_the_result_say_bytes_remain(
     backend: Backend, caplog: pytest.LogCaptureFixture
 ) -> None:
