@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import asdict, replace
 from typing import Annotated, Any, NotRequired, TypedDict
@@ -31,6 +31,8 @@ from langgraph.config import get_stream_writer
 from langgraph.graph.message import add_messages
 from langgraph.managed import RemainingSteps
 
+from langgraph_compact.calibrate import CallMemory, LastCall, calibrated, next_ratio, tool_tokens
+from langgraph_compact.compaction.anchor import FoldAnchor, shared_prefix
 from langgraph_compact.compaction.assemble import CompactionResult
 from langgraph_compact.compaction.run import acompact, compact
 from langgraph_compact.compaction.settings import CompactionSettings
@@ -39,6 +41,13 @@ from langgraph_compact.errors import CompactError
 from langgraph_compact.memory import MemoryFlush, resolve_store
 from langgraph_compact.tasks import TaskList, refresh_tasks, task_block
 from langgraph_compact.tokens import Budget
+from langgraph_compact.usage import (
+    ModelPrice,
+    UsageLedger,
+    add_usage,
+    count_replies,
+    summarizer_usage,
+)
 
 __all__ = ["SERDE_ALLOWLIST", "CompactAgentState", "CompactState", "CompactionNode"]
 
@@ -62,13 +71,19 @@ class CompactState(TypedDict, total=False):
     ``llm_input_messages`` is an ``UntrackedValue``: recomputed every call and never
     written to the checkpoint, so the projection does not grow the database. ``tasks``
     holds the task list (``langgraph_compact.tasks``) and ``rotation_requested`` the
-    reason the ``rotate`` tool gave (``langgraph_compact.rotation``).
+    reason the ``rotate`` tool gave (``langgraph_compact.rotation``). ``fold_anchor``
+    is where the projection's verbatim window starts (``compaction.anchor``): it keeps
+    the projection append-only, and cacheable, between compaction events. ``usage`` is
+    the thread's usage ledger (``langgraph_compact.usage``): tokens and cost of the
+    agent's and the summarizer's calls, apart from what the context holds.
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
     running_summary: RunningSummary | None
     tasks: TaskList | None
     rotation_requested: str | None
+    fold_anchor: FoldAnchor | None
+    usage: Annotated[UsageLedger, add_usage]
     llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
 
 
@@ -91,6 +106,8 @@ class CompactAgentState(TypedDict):
     remaining_steps: NotRequired[RemainingSteps]
     running_summary: NotRequired[RunningSummary | None]
     tasks: NotRequired[TaskList | None]
+    fold_anchor: NotRequired[FoldAnchor | None]
+    usage: NotRequired[Annotated[UsageLedger, add_usage]]
     llm_input_messages: NotRequired[Annotated[list[AnyMessage], UntrackedValue]]
 
 
@@ -110,6 +127,17 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         tasks_key: state key of the ``TaskList`` (``langgraph_compact.tasks``): the node
             reads new messages for task updates, writes the list when it changed, and
             shows it after the summary once there is one. None: no task list.
+        anchor_key: state key of the fold anchor (``compaction.anchor``); None: the
+            projection's window is placed afresh on every call (not cache-stable).
+        usage_key: state key of the usage ledger (``langgraph_compact.usage``), updated
+            on every call with the agent replies since the last one and the
+            summarizer's calls; None: no ledger.
+        prices: per-model prices (``ModelPrice``, by ``response_metadata["model_name"]``)
+            for the ledger's ``cost``.
+        tools: the agent's tools (or their schemas, or the model bound with them): their
+            schemas are sent with every call, so they count toward the budget.
+        calibrate: budget by the provider's count: the local count times the drift the
+            agent's last reply reported (``langgraph_compact.calibrate``).
         memory: flush stable items of each committed summary to a ``BaseStore``
             (``langgraph_compact.memory.MemoryFlush``); off by default. A failing
             store is logged and the call goes on (raw history is not at stake).
@@ -118,7 +146,8 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             ``policies``, ``keep_recent_tokens``, ``dedupe``, ...).
 
     The node emits a custom stream event ``{"compaction": stats}`` (``stream_mode=
-    "custom"``): ``dataclasses.asdict`` of the call's ``CompactionStats``.
+    "custom"``): ``dataclasses.asdict`` of the call's ``CompactionStats``, with
+    ``cacheable_prefix`` measured against the thread's previous projection.
     """
 
     def __init__(
@@ -129,6 +158,11 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         summary_key: str = "running_summary",
         output_key: str = "llm_input_messages",
         tasks_key: str | None = "tasks",
+        anchor_key: str | None = "fold_anchor",
+        usage_key: str | None = "usage",
+        prices: Mapping[str, ModelPrice] | None = None,
+        tools: Any = None,
+        calibrate: bool = True,
         memory: MemoryFlush | None = None,
         name: str = "compact",
         **settings: Any,
@@ -140,19 +174,26 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         self.summary_key = summary_key
         self.output_key = output_key
         self.tasks_key = tasks_key
+        self.anchor_key = anchor_key
+        self.usage_key = usage_key
+        self.prices = prices
         self.memory = memory
+        self.calibrate = calibrate
+        self.tool_tokens = tool_tokens(tools, self.settings.counter)
+        self.calls = CallMemory()
 
     def __repr__(self) -> str:
         return f"CompactionNode({self.settings.budget!r}, name={self.name!r})"
 
-    def _inputs(self, state: Any) -> tuple[list[BaseMessage], Any]:
+    def _inputs(self, state: Any) -> tuple[list[BaseMessage], Any, Any]:
         get = state.get if isinstance(state, dict) else lambda k, d=None: getattr(state, k, d)
         messages = get(self.messages_key)
         if messages is None:
             raise CompactError(
                 f"state has no {self.messages_key!r} key; pass messages_key= to CompactionNode"
             )
-        return list(messages), get(self.summary_key, None)
+        anchor = get(self.anchor_key, None) if self.anchor_key else None
+        return list(messages), get(self.summary_key, None), anchor
 
     def _task_state(
         self, state: Any, messages: list[BaseMessage], summary: Any
@@ -170,16 +211,62 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             covered = summary.get("covered_through")
         return refresh_tasks(get(self.tasks_key, None), messages, int(covered or 0))
 
-    def _update(self, result: CompactionResult, tasks: TaskList | None) -> dict[str, Any]:
+    def _settings(self, messages: list[BaseMessage], key: Any) -> tuple[CompactionSettings, float]:
+        """The settings for this call: the budget less the tool schemas, calibrated."""
+        ratio = next_ratio(messages, self.calls.last(key)) if self.calibrate else 1.0
+        return calibrated(self.settings, ratio, self.tool_tokens), ratio
+
+    def _update(
+        self,
+        result: CompactionResult,
+        tasks: TaskList | None,
+        anchor: Any,
+        call: tuple[Any, list[BaseMessage], float],
+        usage: UsageLedger | None,
+    ) -> dict[str, Any]:
+        key, raw, ratio = call
+        counter = self.settings.counter
+        last = self.calls.last(key)
+        digests = tuple(counter.cache.digest(m) for m in result.messages)
+        tokens = counter.count_messages(result.messages)
+        prefix = shared_prefix(last.digests, result.messages, counter) if last else 0
+        self.calls.record(key, LastCall(digests, tokens + self.tool_tokens, len(raw), ratio))
+        stats = replace(
+            result.stats,
+            cacheable_prefix=round(prefix / tokens, 4) if tokens else 0.0,
+            calibration=ratio,
+            tool_tokens=self.tool_tokens,
+        )
         # Outside a graph run (the node invoked on its own) there is no stream to write to.
         with suppress(RuntimeError, KeyError):
-            get_stream_writer()({"compaction": asdict(result.stats)})
+            get_stream_writer()({"compaction": asdict(stats)})
         update: dict[str, Any] = {self.output_key: result.messages}
         if result.summary_changed:
             update[self.summary_key] = result.summary
+        if self.anchor_key and result.anchor is not None and result.anchor != anchor:
+            update[self.anchor_key] = result.anchor
+        if usage is not None and self.usage_key:
+            update[self.usage_key] = usage
         if tasks is not None and self.tasks_key is not None:
             update[self.tasks_key] = tasks
         return update
+
+    def _usage(
+        self, state: Any, messages: list[BaseMessage], summarizer: Mapping[str, Any]
+    ) -> UsageLedger | None:
+        """The ledger delta: agent replies since the last call plus the summarizer's calls."""
+        if self.usage_key is None:
+            return None
+        get = state.get if isinstance(state, dict) else lambda k, d=None: getattr(state, k, d)
+        delta = count_replies(get(self.usage_key, None), messages, self.prices)
+        return add_usage(delta, UsageLedger(by=dict(summarizer))) if summarizer else delta
+
+    @staticmethod
+    def _key(config: RunnableConfig) -> Any:
+        configurable = config.get("configurable") or {}
+        # A node's namespace holds its task id ("compact:<uuid>"): keep the names only.
+        ns = str(configurable.get("checkpoint_ns", ""))
+        return configurable.get("thread_id"), "|".join(p.split(":")[0] for p in ns.split("|"))
 
     def _flushes(self, result: CompactionResult) -> bool:
         return self.memory is not None and result.summary_changed and result.stats.summarized
@@ -189,21 +276,31 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         log.warning("memory flush of thread %r failed; the run goes on: %s", thread, exc)
 
     def _run(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
-        messages, summary = self._inputs(state)
+        messages, summary, anchor = self._inputs(state)
         tasks, changed = self._task_state(state, messages, summary)
-        result = compact(messages, summary, self.settings, blocks=task_block(tasks))
+        blocks = task_block(tasks)
+        key = self._key(config)
+        settings, ratio = self._settings(messages, key)
+        with summarizer_usage(self.prices) as collector:
+            result = compact(messages, summary, settings, blocks=blocks, anchor=anchor)
         if self.memory is not None and result.summary is not None and self._flushes(result):
             store = resolve_store(self.memory)
             try:
                 self.memory.flush(store, result.summary, _summary(summary), config, messages)
             except Exception as exc:
                 self._flush_failed(config, exc)
-        return self._update(result, tasks if changed else None)
+        usage = self._usage(state, messages, collector.by)
+        call = (key, messages, ratio)
+        return self._update(result, tasks if changed else None, anchor, call, usage)
 
     async def _arun(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
-        messages, summary = self._inputs(state)
+        messages, summary, anchor = self._inputs(state)
         tasks, changed = self._task_state(state, messages, summary)
-        result = await acompact(messages, summary, self.settings, blocks=task_block(tasks))
+        blocks = task_block(tasks)
+        key = self._key(config)
+        settings, ratio = self._settings(messages, key)
+        with summarizer_usage(self.prices) as collector:
+            result = await acompact(messages, summary, settings, blocks=blocks, anchor=anchor)
         if self.memory is not None and result.summary is not None and self._flushes(result):
             store = resolve_store(self.memory)
             try:
@@ -211,7 +308,9 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
                 await self.memory.aflush(store, result.summary, old, config, messages)
             except Exception as exc:
                 self._flush_failed(config, exc)
-        return self._update(result, tasks if changed else None)
+        usage = self._usage(state, messages, collector.by)
+        call = (key, messages, ratio)
+        return self._update(result, tasks if changed else None, anchor, call, usage)
 
 
 def _summary(value: Any) -> RunningSummary | None:

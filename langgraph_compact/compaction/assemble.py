@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage, SystemMessage
 
+from langgraph_compact.compaction.anchor import FoldAnchor, anchor_at
 from langgraph_compact.compaction.clip import clip_args, clip_text
 from langgraph_compact.compaction.plan import CompactionPlan, clip_first_request
 from langgraph_compact.compaction.select import refit_summary
@@ -71,6 +72,21 @@ class CompactionStats:
     shrunk: tuple[str, ...] = ()
     block_tokens: int = 0
     """Tokens of the blocks shown after the summary (the task list)."""
+    anchor: int = 0
+    """Raw index where the verbatim window starts (``compaction.anchor``)."""
+    refolded: bool = False
+    """The anchor moved: a compaction event rewrote folded messages."""
+    declined: bool = False
+    """An event was due but freed less than ``min_compaction_gain``: projection kept."""
+    paused: bool = False
+    """Summarizing is paused: the last summaries freed too little (anti-thrash)."""
+    cacheable_prefix: float | None = None
+    """Share of the input tokens in leading messages identical to the previous call's
+    projection (set by the node, which sees consecutive calls; None elsewhere)."""
+    calibration: float = 1.0
+    """Provider's count / local count the budget was scaled by (``calibrate``)."""
+    tool_tokens: int = 0
+    """Tokens of the tool schemas, taken off the budget."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +97,8 @@ class CompactionResult:
     summary: RunningSummary | None
     summary_changed: bool
     stats: CompactionStats
+    anchor: FoldAnchor | None = None
+    """The fold anchor to keep for the next call."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +191,7 @@ def assemble(
             settings,
         )
     messages = [*head, *middle, *tail, *note]
+    index = max(plan.anchor, new_summary.covered_through if new_summary else 0)
     stats = CompactionStats(
         raw_messages=len(plan.raw),
         messages_after=len(messages),
@@ -199,8 +218,20 @@ def assemble(
         repairs=repairs,
         shrunk=tuple(shrunk),
         block_tokens=block_tokens,
+        anchor=index,
+        refolded=plan.refolded,
+        declined=plan.declined,
+        paused=plan.paused_at is not None,
     )
-    return CompactionResult(messages, summary, changed, stats)
+    weak, paused_at = plan.weak, plan.paused_at
+    if plan.request is not None and settings.thrash_events:
+        before = plan.tokens_before_summary
+        weak = weak + 1 if before - tokens < settings.thrash_min_saving * before else 0
+        if weak >= settings.thrash_events:
+            weak, paused_at = 0, len(plan.raw)
+            log.info("summaries freed little %d times in a row: paused", settings.thrash_events)
+    anchor = anchor_at(plan.raw, index, max(index, plan.seen), weak=weak, paused_at=paused_at)
+    return CompactionResult(messages, summary, changed, stats, anchor)
 
 
 _MIN_SHRINK_TOKENS = 48

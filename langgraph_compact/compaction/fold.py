@@ -76,6 +76,8 @@ def fold(
     repair: bool = True,
     verify: bool = True,
     loops: bool = True,
+    protected_from: int | None = None,
+    decided: int | None = None,
 ) -> FoldResult:
     """Fold a history into a cheaper projection; the input is never modified.
 
@@ -99,6 +101,12 @@ def fold(
             when False an invalid input is folded as it is.
         verify: check the output's tool protocol before returning.
         loops: look for a current doom loop (``FoldResult.loop``).
+        protected_from: start the protected window here instead of where
+            ``keep_recent_tokens`` puts it (a frozen anchor, see ``compaction.anchor``).
+        decided: fold as if the history ended here, and change nothing from
+            ``protected_from`` on but clip-on-insert (which depends on the message
+            alone): dedupe and pruning then see only ``messages[:decided]``, so messages
+            appended later change no earlier message's fold (``compaction.anchor``).
 
     Returns:
         The projection with per-stage stats and per-message token counts.
@@ -133,7 +141,9 @@ def fold(
             stats.append(StageStats("repair", tokens_before, sum(counts), len(repairs)))
     originals = work
     window = settings.recent_window(0) if keep_recent_tokens is None else keep_recent_tokens
-    protected_from = protected_start(work, counter, window)
+    if protected_from is None:
+        protected_from = protected_start(work, counter, window)
+    limit = None if decided is None else (max(protected_from, decided), protected_from)
     total = sum(counts)
     changed: set[int] = set()
 
@@ -162,12 +172,19 @@ def fold(
         ),
     )
     if settings.dedupe:
-        run("dedupe", lambda ms: dedupe_tool_reads(ms, policies, cache=cache))
+        run("dedupe", _limited(limit, lambda ms: dedupe_tool_reads(ms, policies, cache=cache)))
     if settings.prune:
         run(
             "prune",
-            lambda ms: prune_old_outputs(
-                ms, policies, protected_from=protected_from, originals=originals, cache=cache
+            _limited(
+                limit,
+                lambda ms: prune_old_outputs(
+                    ms,
+                    policies,
+                    protected_from=protected_from,
+                    originals=originals[: len(ms)],
+                    cache=cache,
+                ),
             ),
         )
     loop = detect_loops(work, settings.loop_threshold) if loops else None
@@ -187,3 +204,23 @@ def fold(
         protected_from=protected_from,
         counts=tuple(counts),
     )
+
+
+def _limited(
+    limit: tuple[int, int] | None, stage: Callable[[list[BaseMessage]], StageResult]
+) -> Callable[[list[BaseMessage]], StageResult]:
+    """``stage`` run on ``messages[:decided]``, its changes kept before ``protected_from``
+    only (``limit = (decided, protected_from)``); ``stage`` itself when ``limit`` is None."""
+    if limit is None:
+        return stage
+    decided, protected_from = limit
+
+    def run(messages: list[BaseMessage]) -> StageResult:
+        result = stage(messages[:decided])
+        changed = tuple(i for i in result.changed if i < protected_from)
+        out = list(messages)
+        for i in changed:
+            out[i] = result.messages[i]
+        return StageResult(out, changed)
+
+    return run

@@ -9,11 +9,13 @@ projection from the plan.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from langgraph_compact.compaction.anchor import FoldAnchor, anchored_window, pause_note
 from langgraph_compact.compaction.clip import clip_text
 from langgraph_compact.compaction.cut import find_cut_point, find_head_end, is_cut_point
 from langgraph_compact.compaction.fold import FoldResult, fold
@@ -57,6 +59,12 @@ class CompactionPlan:
         summary_tokens: tokens of the stored summary's message (0 without one).
         tokens_before_summary: head + stored summary + folded body + note.
         stored_generation: generation of the stored summary, valid or stale (lineage).
+        anchor: raw index where the verbatim window starts (``compaction.anchor``).
+        refolded: the fold moved its anchor on this call (a compaction event).
+        declined: a compaction event was due but would free less than
+            ``min_compaction_gain``, so the projection stayed as it was.
+        weak: consecutive summaries so far that freed little (anti-thrash).
+        paused_at: raw index where summarizing was paused, while it is.
     """
 
     raw: Sequence[BaseMessage]
@@ -75,6 +83,12 @@ class CompactionPlan:
     summary_tokens: int
     tokens_before_summary: int
     stored_generation: int | None = None
+    anchor: int = 0
+    seen: int = 0
+    refolded: bool = False
+    declined: bool = False
+    weak: int = 0
+    paused_at: int | None = None
 
     @property
     def clear_summary(self) -> bool:
@@ -143,8 +157,17 @@ def plan_compaction(
     raw: Sequence[BaseMessage],
     summary: RunningSummary | dict[str, object] | None,
     settings: CompactionSettings,
+    anchor: FoldAnchor | Mapping[str, Any] | None = None,
 ) -> CompactionPlan:
     """Decide the projection and whether (and how far) to summarize. Pure; no model call.
+
+    Algorithm:
+        Fold the uncovered messages with the verbatim window frozen at ``anchor``
+        (``compaction.anchor``). Under the trigger that is the projection: append-only
+        since the last event. Otherwise (or without a valid anchor) fold again with the
+        window where ``keep_recent_tokens`` puts it now and, if still over the trigger,
+        cut for the summarizer. An event freeing less than ``min_compaction_gain`` of
+        the usable budget is declined while the frozen projection still fits.
 
     Raises:
         MessageError: an entry is not a message, or a message has no id.
@@ -170,26 +193,43 @@ def plan_compaction(
     # changes the span digest, and the rebuild starts at head_end.
     check_messages(raw[start:], start)
     keep = settings.recent_window(head_tokens)
-    # The slice starts mid-conversation: protocol and budget are checked on the
-    # assembled projection, and loops on the raw history, so fold does neither.
-    folded = fold(
-        raw[start:],
-        settings,
-        keep_recent_tokens=keep,
-        head_end=0,
-        repair=False,
-        verify=False,
-        loops=False,
-    )
+    window = anchored_window(anchor, raw, start)
+    weak, paused_at = _thrash(anchor, window, raw, settings)
     loop = detect_loops(raw, settings.loop_threshold)
     note = _loop_note(loop, len(raw)) if settings.loop_note and loop else None
+    if note is None and paused_at is not None:
+        resume = int(settings.thrash_resume * budget.usable)
+        note = pause_note(paused_at, settings.thrash_events, settings.thrash_min_saving, resume)
     summary_tokens = counter.count(summary.to_message()) if summary else 0
     note_tokens = counter.count(note) if note else 0
-    total = head_tokens + summary_tokens + folded.tokens_after + note_tokens
-    needs = total > budget.trigger_tokens or (head_clipped and summary is None)
-    cut = start
-    if needs:
-        cut = start + find_cut_point(folded.counts, raw[start:], 0, keep)
+    fixed = head_tokens + summary_tokens + note_tokens
+    carry_head = head_clipped and summary is None
+    folded = _fold(raw, start, settings, keep, window)
+    total = fixed + folded.tokens_after
+    needs = refolded = declined = False
+    cut, seen = start, window[1] if window else len(raw)
+    if window is None or total > budget.trigger_tokens or carry_head:
+        kept, kept_total = folded, total
+        if window is not None:
+            folded = _fold(raw, start, settings, keep, None)
+            total = fixed + folded.tokens_after
+        refolded, seen = True, len(raw)
+        # A pause (anti-thrash) holds while the projection still fits the budget.
+        paused = paused_at is not None and total <= budget.usable
+        needs = (total > budget.trigger_tokens and not paused) or carry_head
+        if needs:
+            cut = start + find_cut_point(folded.counts, raw[start:], 0, keep)
+        after = total
+        if needs and cut > start:
+            after -= sum(folded.counts[: cut - start]) + summary_tokens - settings.summary_cap
+        if (
+            window is not None
+            and not carry_head
+            and kept_total <= budget.usable
+            and kept_total - after < settings.min_compaction_gain * budget.usable
+        ):
+            folded, total, cut, seen = kept, kept_total, start, window[1]
+            needs, refolded, declined = False, False, True
     request = None
     if needs and (cut > start or (summary is None and head_clipped)):
         request = SummaryRequest(
@@ -202,6 +242,8 @@ def plan_compaction(
             head_clipped=head_clipped,
             shown_head=head,
         )
+    if request is not None and paused_at is not None and note is not None:
+        note = None if note.additional_kwargs.get("langgraph_compact_note") == "pause" else note
     return CompactionPlan(
         raw=raw,
         head_end=head_end,
@@ -219,6 +261,54 @@ def plan_compaction(
         summary_tokens=summary_tokens,
         tokens_before_summary=total,
         stored_generation=stored.generation if stored is not None else None,
+        anchor=max(cut, start + folded.protected_from),
+        seen=seen,
+        refolded=refolded,
+        declined=declined,
+        weak=weak,
+        paused_at=paused_at if request is None else None,
+    )
+
+
+def _thrash(
+    anchor: Mapping[str, Any] | None,
+    window: tuple[int, int] | None,
+    raw: Sequence[BaseMessage],
+    settings: CompactionSettings,
+) -> tuple[int, int | None]:
+    """``(weak summaries so far, where summarizing was paused)``: the pause lasts until
+    ``thrash_resume`` of the usable budget in new tokens has arrived."""
+    if anchor is None or window is None:
+        return 0, None
+    weak, paused_at = int(anchor.get("weak", 0)), anchor.get("paused_at")
+    if paused_at is None or not 0 <= int(paused_at) <= len(raw):
+        return weak, None
+    arrived = settings.counter.count_messages(raw[int(paused_at) :])
+    resumed = arrived >= settings.thrash_resume * settings.budget.usable
+    return (0, None) if resumed else (weak, int(paused_at))
+
+
+def _fold(
+    raw: Sequence[BaseMessage],
+    start: int,
+    settings: CompactionSettings,
+    keep: int,
+    window: tuple[int, int] | None,
+) -> FoldResult:
+    """The fold of ``raw[start:]`` frozen at ``window = (index, seen)``, or decided now
+    with the window ``keep`` gives; protocol, budget and loops are checked by the
+    caller on the whole projection, so fold does none of them."""
+    protected_from, decided = (None, len(raw)) if window is None else window
+    return fold(
+        raw[start:],
+        settings,
+        keep_recent_tokens=keep,
+        head_end=0,
+        repair=False,
+        verify=False,
+        loops=False,
+        protected_from=None if protected_from is None else protected_from - start,
+        decided=decided - start,
     )
 
 

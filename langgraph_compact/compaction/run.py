@@ -18,6 +18,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from langgraph_compact.compaction.anchor import FoldAnchor
 from langgraph_compact.compaction.assemble import CompactionResult, SummarizerOutcome, assemble
 from langgraph_compact.compaction.plan import CompactionPlan, plan_compaction
 from langgraph_compact.compaction.select import select_items
@@ -37,6 +38,7 @@ def compact(
     settings: CompactionSettings,
     *,
     blocks: Sequence[BaseMessage] = (),
+    anchor: FoldAnchor | Mapping[str, Any] | None = None,
 ) -> CompactionResult:
     """The projection for ``raw``, calling the summarizer at most once.
 
@@ -45,12 +47,15 @@ def compact(
         summary: the stored summary (a ``RunningSummary`` or its dict), or None.
         settings: the compaction settings.
         blocks: shown after the summary when there is one (see ``assemble``).
+        anchor: the previous call's ``CompactionResult.anchor``: keeps the projection
+            append-only between compaction events (``compaction.anchor``). None: the
+            fold's window is placed afresh.
 
     Raises:
         MessageError: an entry is not a message, or a message has no id.
         ContextBudgetError: the projection cannot fit the budget (see ``assemble``).
     """
-    plan = plan_compaction(raw, _coerce(summary), settings)
+    plan = plan_compaction(raw, _coerce(summary), settings, anchor)
     answer = _call(plan, settings) if plan.request is not None else None
     return finish_compaction(plan, answer, settings, blocks=blocks)
 
@@ -61,9 +66,10 @@ async def acompact(
     settings: CompactionSettings,
     *,
     blocks: Sequence[BaseMessage] = (),
+    anchor: FoldAnchor | Mapping[str, Any] | None = None,
 ) -> CompactionResult:
     """Async twin of ``compact``: only the summarizer call differs."""
-    plan = plan_compaction(raw, _coerce(summary), settings)
+    plan = plan_compaction(raw, _coerce(summary), settings, anchor)
     answer = await _acall(plan, settings) if plan.request is not None else None
     return finish_compaction(plan, answer, settings, blocks=blocks)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from langgraph_compact.compaction.anchor import MIN_COMPACTION_GAIN
 from langgraph_compact.compaction.clip import MESSAGE_TEXT_MAX_CHARS
 from langgraph_compact.compaction.loops import LOOP_THRESHOLD
 from langgraph_compact.compaction.summarize import ExtractiveSummarizer, Summarizer
@@ -60,6 +61,16 @@ class CompactionSettings:
         summarizer_timeout: seconds to wait for a model summarizer before falling back
             to ``ExtractiveSummarizer`` (None: wait indefinitely). The deterministic
             summarizer is never timed.
+        min_compaction_gain: share of the usable budget a compaction event (moving the
+            fold's anchor, or summarizing) must free; a smaller one is declined while
+            the unchanged projection fits, to keep the provider's prompt cache
+            (``compaction.anchor``). 0: never decline.
+        thrash_events: after this many consecutive summaries that each freed less than
+            ``thrash_min_saving`` of the projection, the summarizer is not called again
+            until ``thrash_resume`` of the usable budget in new tokens has arrived
+            (stats ``paused``, and one note in the projection). 0: never pause.
+        thrash_min_saving: see ``thrash_events``.
+        thrash_resume: see ``thrash_events``.
     """
 
     budget: Budget
@@ -77,6 +88,10 @@ class CompactionSettings:
     loop_threshold: int = LOOP_THRESHOLD
     loop_note: bool = True
     summarizer_timeout: float | None = 120.0
+    min_compaction_gain: float = MIN_COMPACTION_GAIN
+    thrash_events: int = 3
+    thrash_min_saving: float = 0.2
+    thrash_resume: float = 0.5
 
     def __post_init__(self) -> None:
         for name in ("keep_recent_tokens", "summary_max_tokens", "head_max_tokens"):
@@ -87,6 +102,15 @@ class CompactionSettings:
             raise SettingsError(f"loop_threshold must be at least 2, not {self.loop_threshold}")
         if self.output_share is not None and not 0 < self.output_share <= 1:
             raise SettingsError(f"output_share must be in (0, 1] or None, not {self.output_share}")
+        if self.thrash_events < 0 or not 0 <= self.thrash_min_saving < 1:
+            raise SettingsError(
+                f"thrash_events must be >= 0 and thrash_min_saving in [0, 1), not "
+                f"{self.thrash_events} and {self.thrash_min_saving}"
+            )
+        if not 0 <= self.min_compaction_gain < 1:
+            raise SettingsError(
+                f"min_compaction_gain must be in [0, 1), not {self.min_compaction_gain}"
+            )
         if self.summarizer_timeout is not None and self.summarizer_timeout <= 0:
             raise SettingsError(
                 f"summarizer_timeout must be positive or None, not {self.summarizer_timeout}"

@@ -28,7 +28,14 @@ from langgraph_compact.node import SERDE_ALLOWLIST
 from langgraph_compact.replay.strategies import Strategy
 from langgraph_compact.tokens import Budget, TokenCounter
 
-__all__ = ["CallRecord", "ReplayRun", "coverage_gap", "replay_trajectory", "seen_text"]
+__all__ = [
+    "CallRecord",
+    "ReplayRun",
+    "coverage_gap",
+    "replay_trajectory",
+    "seen_text",
+    "shared_prefix_tokens",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +61,9 @@ class CallRecord:
     """Per probe string: whether the model input contained it."""
     task: bool = True
     """The first human message was in the input (same id, first 100 characters unchanged)."""
+    prefix_tokens: int = 0
+    """Tokens of the leading messages identical to the previous call's input (what a
+    provider's prompt cache can serve); 0 on the first call."""
 
 
 @dataclass
@@ -81,6 +91,10 @@ class ReplayRun:
         return sum(c.input_tokens for c in self.calls)
 
     @property
+    def prefix_tokens(self) -> int:
+        return sum(c.prefix_tokens for c in self.calls)
+
+    @property
     def max_input(self) -> int:
         return max((c.input_tokens for c in self.calls), default=0)
 
@@ -101,6 +115,23 @@ def seen_text(message: BaseMessage) -> str:
     """All the model reads of a message: its text and its tool calls' arguments."""
     calls = getattr(message, "tool_calls", None) or []
     return "\n".join([message_text(message), *(canonical_json(c["args"]) for c in calls)])
+
+
+def shared_prefix_tokens(
+    before: Sequence[BaseMessage], after: Sequence[BaseMessage], counter: TokenCounter
+) -> int:
+    """Tokens of the leading messages of ``after`` identical to those of ``before``.
+
+    Identical means the same digest of what the model sees (type, text, tool calls, tool
+    call id): a provider's prompt cache serves that prefix at its cache-read price.
+    """
+    digest = counter.cache.digest
+    n = 0
+    for old, new in zip(before, after, strict=False):
+        if old is not new and digest(old) != digest(new):
+            break
+        n += 1
+    return counter.count_messages(after[:n])
 
 
 def coverage_gap(
@@ -197,6 +228,7 @@ def _drive(
             else None,
             probes=tuple(p in text for p in probes),
             task=any(m.id == task_id and message_text(m).startswith(task) for m in seen),
+            prefix_tokens=shared_prefix_tokens(run.last_input, seen, counter),
         )
         events_seen[0] = events
         run.calls.append(record)

@@ -13,6 +13,10 @@ S = min(2000, target / 3)) and one ``TokenCounter``:
 - ``middleware``: LangChain's ``SummarizationMiddleware(trigger=("tokens", 0.8 B),
   keep=("tokens", 0.5 B - S))`` run as ``create_agent`` runs it: its ``before_model``
   update goes through ``add_messages`` and the model sees ``[system_prompt, *messages]``.
+- ``editing``: LangChain's ``ContextEditingMiddleware`` with one ``ClearToolUsesEdit(
+  trigger=0.8 B)`` (its other defaults: the 3 latest tool results kept, cleared ones
+  become ``[cleared]``), its ``wrap_model_call`` run as the step; the model sees
+  ``[system_prompt, *edited messages]``. It never summarizes.
 - ``trim``: ``langchain_core.messages.trim_messages`` to B tokens (``strategy="last"``,
   system kept, starting on a human turn): no summary at all.
 - ``full``: the whole history, no compaction (the baseline every ratio is taken against).
@@ -52,10 +56,20 @@ __all__ = [
     "make_strategy",
 ]
 
-STRATEGIES = ("ours", "ours+llm", "langmem", "middleware", "trim", "full", "deepagents")
+STRATEGIES = (
+    "ours",
+    "ours+llm",
+    "langmem",
+    "middleware",
+    "editing",
+    "trim",
+    "full",
+    "deepagents",
+)
 DEFAULT_STRATEGIES = ("ours", "langmem", "middleware", "trim", "full")
 _NEEDS = {
     "middleware": ("langchain", "agents"),
+    "editing": ("langchain", "agents"),
     "langmem": ("langmem", None),
     "deepagents": ("deepagents", "deepagents"),
 }
@@ -153,6 +167,8 @@ def make_strategy(
         return _middleware(budget, counter, cap, model)
     if name == "trim":
         return _trim(budget, counter)
+    if name == "editing":
+        return _editing(budget, counter)
     if name == "deepagents":
         from langgraph_compact.replay.deep import deepagents_step
 
@@ -228,3 +244,41 @@ def _trim(budget: Budget, counter: TokenCounter) -> Strategy:
         return {"llm_input_messages": kept}
 
     return Strategy("trim", CompactState, trim, "llm_input_messages", None, lambda: trimmed[0])
+
+
+def _editing(budget: Budget, counter: TokenCounter) -> Strategy:
+    from langchain.agents.middleware.context_editing import (
+        ClearToolUsesEdit,
+        ContextEditingMiddleware,
+    )
+    from langchain.agents.middleware.types import ModelRequest, ModelResponse
+    from langchain_core.messages import AIMessage, SystemMessage
+
+    mw = ContextEditingMiddleware(
+        edits=[ClearToolUsesEdit(trigger=budget.trigger_tokens)],
+        token_counter=counter,
+    )
+    cleared = [0, 0]  # [events, results cleared at the last call]
+
+    def step(state: dict[str, Any]) -> dict[str, Any]:
+        messages = list(state["messages"])
+        system = messages[0] if messages and isinstance(messages[0], SystemMessage) else None
+        sent: list[Any] = []
+
+        def handler(request: Any) -> Any:
+            sent[:] = [*([request.system_message] if system else []), *request.messages]
+            return ModelResponse(result=[AIMessage("")])
+
+        request = ModelRequest(
+            model=None,  # type: ignore[arg-type]  # never called: the handler answers
+            messages=messages[1:] if system else messages,
+            system_message=system,
+            state=state,  # type: ignore[arg-type]
+        )
+        mw.wrap_model_call(request, handler)
+        now = sum(bool(m.response_metadata.get("context_editing")) for m in sent)
+        cleared[0] += now > cleared[1]
+        cleared[1] = now
+        return {"llm_input_messages": sent}
+
+    return Strategy("editing", CompactState, step, "llm_input_messages", None, lambda: cleared[0])

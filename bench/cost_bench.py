@@ -1,0 +1,164 @@
+"""What a run costs with prompt caching: ours against LangMem, LangChain and plain trimming.
+
+Providers bill the leading part of a prompt that is identical to an earlier prompt's at a
+fraction of the input price (a cache read). A context strategy that rewrites an old
+message on every call forfeits that discount from that message on, even if it sends fewer
+tokens. Every corpus trajectory in ``tests/data/corpus`` is replayed through a real
+compiled graph (``langgraph_compact.replay``: pre-model step -> agent -> tools, the agent
+replaying the recorded turns) at budgets 8,000 and 4,000, for:
+
+- ``ours``: ``CompactionNode`` with the default ``ExtractiveSummarizer``;
+- ``langmem``: LangMem's ``SummarizationNode``;
+- ``middleware``: LangChain's ``SummarizationMiddleware``;
+- ``editing``: LangChain's ``ContextEditingMiddleware`` (``ClearToolUsesEdit`` at 0.8 B);
+- ``trim``: ``trim_messages`` to the budget;
+- ``full``: the whole history, never compacted.
+
+(settings as in ``langgraph_compact.replay.strategies``; the summarizing contenders share
+the deterministic ``TailSummaryModel``.) For each agent-model call the harness records
+the input tokens and the *cacheable prefix*: the tokens of the leading messages whose
+content is identical to the previous call's input. Reported, summed over every call of
+every trajectory:
+
+- ``input``: input tokens; ``prefix``: cacheable prefix / input tokens;
+- ``cost@0.1`` and ``cost@0.5``: effective input cost in units of one uncached input
+  token, the prefix billed at 0.1x and 0.5x (cache writes billed as plain input), and
+  the same relative to the cheapest strategy;
+- ``summ in``: input tokens of the strategy's own summarizer-model calls (ours: none,
+  the extractive summarizer is local), billed at full price in ``+summ@0.1``;
+- ``over``: agent inputs above the budget; ``events``: compaction events; ``task``:
+  share of calls whose input held the first request (``trim`` is cheap because it
+  drops it: what the model may not see costs nothing).
+
+Run ``python bench/cost_bench.py [--quick] [--write-readme]`` (``--quick``: 8
+trajectories, for iteration; a full run takes a few minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _corpus import corpus_files
+from _report import captured, publish
+
+from langgraph_compact import TokenCounter
+from langgraph_compact.replay import ReplayRun, budget_of, make_strategy, replay_trajectory
+from langgraph_compact.trajectories import load_trajectory
+
+COUNTER = TokenCounter()
+BUDGETS = (8_000, 4_000)
+STRATEGIES = ("ours", "langmem", "middleware", "editing", "trim", "full")
+PRICES = (0.1, 0.5)
+QUICK_TRAJECTORIES = 8
+
+
+@dataclass
+class CostTotals:
+    """One strategy at one budget, summed over the trajectories."""
+
+    strategy: str
+    budget: int
+    calls: int = 0
+    input_tokens: int = 0
+    prefix_tokens: int = 0
+    summarizer_input: int = 0
+    over: int = 0
+    events: int = 0
+    errors: int = 0
+    task_calls: int = 0
+
+    def add(self, run: ReplayRun) -> None:
+        self.calls += len(run.calls)
+        self.input_tokens += run.input_tokens
+        self.prefix_tokens += run.prefix_tokens
+        self.summarizer_input += run.summarizer_input_tokens
+        self.over += run.over_budget
+        self.events += run.events
+        self.errors += run.error is not None
+        self.task_calls += sum(c.task for c in run.calls)
+
+    @property
+    def prefix(self) -> float:
+        return self.prefix_tokens / self.input_tokens if self.input_tokens else 0.0
+
+    def cost(self, price: float) -> float:
+        """Input cost in uncached-token units, the cacheable prefix at ``price``."""
+        return self.input_tokens - (1 - price) * self.prefix_tokens
+
+
+def replay_budget(tokens: int, paths: Sequence[Path]) -> list[CostTotals]:
+    """Every strategy over every trajectory at one budget."""
+    budget = budget_of(tokens)
+    trajectories = [(p.stem, load_trajectory(p)) for p in paths]
+    out = []
+    for name in STRATEGIES:
+        totals = CostTotals(name, tokens)
+        for stem, messages in trajectories:
+            strategy = make_strategy(name, budget, COUNTER)
+            totals.add(replay_trajectory(stem, messages, strategy, budget, COUNTER))
+        out.append(totals)
+    return out
+
+
+def table(rows: Sequence[CostTotals], out: Callable[[str], None]) -> None:
+    best = {p: min(r.cost(p) for r in rows) for p in PRICES}
+    out(
+        f"{'budget':>6} {'strategy':<10} {'calls':>6} {'input':>11} {'prefix':>6} "
+        f"{'cost@0.1':>10} {'rel':>5} {'cost@0.5':>10} {'rel':>5} {'summ in':>9} "
+        f"{'+summ@0.1':>10} {'over':>5} {'events':>6} {'task':>5} {'errors':>6}"
+    )
+    for r in rows:
+        c1, c5 = r.cost(0.1), r.cost(0.5)
+        out(
+            f"{r.budget:>6} {r.strategy:<10} {r.calls:>6} {r.input_tokens:>11,} "
+            f"{r.prefix:>6.3f} {c1:>10,.0f} {c1 / best[0.1]:>5.2f} {c5:>10,.0f} "
+            f"{c5 / best[0.5]:>5.2f} {r.summarizer_input:>9,} "
+            f"{c1 + r.summarizer_input:>10,.0f} {r.over:>5} {r.events:>6} "
+            f"{r.task_calls / max(1, r.calls):>5.2f} {r.errors:>6}"
+        )
+
+
+def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, Any]:
+    paths = corpus_files()[:QUICK_TRAJECTORIES] if quick else corpus_files()
+    started = time.perf_counter()
+    data: dict[str, Any] = {}
+    out(f"Effective input cost on {len(paths)} corpus trajectories (cache reads at 0.1x / 0.5x)")
+    out("")
+    for tokens in BUDGETS:
+        rows = replay_budget(tokens, paths)
+        table(rows, out)
+        out("")
+        data[str(tokens)] = [
+            {**vars(r), "prefix": r.prefix, **{f"cost@{p}": r.cost(p) for p in PRICES}}
+            for r in rows
+        ]
+    out(
+        "prefix = tokens of leading messages identical to the previous call's input / input "
+        "tokens; cost = input - (1 - price) x prefix, in uncached-token units; rel = cost / "
+        "the cheapest strategy's; +summ = cost@0.1 plus the summarizer model's input."
+    )
+    out(f"total bench time {time.perf_counter() - started:.0f} s")
+    return data
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_TRAJECTORIES} trajectories")
+    parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
+    args = parser.parse_args()
+    with captured() as out:
+        data = run(quick=args.quick)
+    if args.write_readme:
+        publish("cost", out.getvalue(), data)
+
+
+if __name__ == "__main__":
+    main()
