@@ -45,3 +45,14 @@ SOURCES = sorted(PACKAGE.rglob("*.py"))
 def test_only_public_apis_of_dependencies_are_imported(path: Path) -> None:
     private = re.compile(r"^\s*(?:from|import)\s+(?!langgraph_compact)[\w.]*\._\w+", re.M)
     assert private.findall(path.read_text(encoding="utf-8")) == []
+
+
+MAX_MODULE_LINES = 350
+
+
+def test_every_module_is_small_enough_to_read() -> None:
+    sizes = {
+        str(p.relative_to(PACKAGE)): len(p.read_text(encoding="utf-8").splitlines())
+        for p in SOURCES
+    }
+    assert {p: n for p, n in sizes.items() if n > MAX_MODULE_LINES} == {}
