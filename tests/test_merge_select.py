@@ -124,3 +124,25 @@ def test_short_values_are_still_facts(fact: str) -> None:
 )
 def test_what_a_user_says_of_themselves_is_not_a_rule(text: str, rule: bool) -> None:
     assert (classify(text) is not None) is rule
+
+
+def test_a_stale_value_stated_again_after_its_correction_is_not_shown_as_current() -> None:
+    old, new = f"{RNG.randint(1000, 4999)}", f"{RNG.randint(5000, 9999)}"
+    key = f"fact:{_name(5)} deadline"
+    correction = SummaryItem(
+        text=f"{key[5:]}: {new}", key=key, kind="correction", pinned=True, stale=(old,)
+    )
+    merged = merge_items({Section.CRITICAL: [correction]}, [])
+    echoed = [  # what a model copies from an older message, under any key
+        (Section.CRITICAL, SummaryItem(text=f"{key[5:]}: {old}", key=key, kind="fact")),
+        (Section.CRITICAL, SummaryItem(text=f"The deadline is {old}.", kind="note")),
+    ]
+    merged = merge_items(merged, echoed)
+    texts = [i.text for i in merged[Section.CRITICAL]]
+    assert texts == [correction.text]
+    later = SummaryItem(  # a correction back to the old value is still taken
+        text=f"{key[5:]}: {old}", key=key, kind="correction", pinned=True, stale=(new,)
+    )
+    assert [i.text for i in merge_items(merged, [(Section.CRITICAL, later)])[Section.CRITICAL]] == [
+        later.text
+    ]

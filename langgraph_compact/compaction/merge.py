@@ -92,7 +92,8 @@ def merge_items(
         replaces the old item and keeps its lineage. Without a key match, an item whose
         normalized text equals another's in the same section folds into it. A correction
         (an item with ``stale`` values) drops every other unpinned-or-fact item that still
-        states one of those values. A new goal makes the previous goal and the current
+        states one of those values, and a later item that is not itself a correction but
+        states a stale value again is dropped. A new goal makes the previous goal and the current
         in-progress and next-step items historical. A file once modified stays under
         "modified" when read again.
     """
@@ -123,6 +124,7 @@ def merge_items(
     for section, items in sections.items():
         for item in items:
             put(section, item)
+    corrected: list[str] = [v for items in sections.values() for i in items for v in i.stale]
     for section, item in new:
         if section is Section.GOAL and item.key == "goal":
             current = out.get(Section.GOAL, {}).get("goal")
@@ -138,6 +140,8 @@ def merge_items(
                 update={"text": old.text, "kind": old.kind}
             )
             continue
+        if not item.stale and section is not Section.CONSTRAINTS and _states(item, corrected):
+            continue  # a value a correction made stale, stated again (a model copying it)
         if held is not None and held in _GROUPS.get(section, frozenset({section})):
             item = _combine(pop(held, item.key or ""), item)
         elif (slot := texts.get((section, tx.norm(item.text)))) is not None:
@@ -153,6 +157,7 @@ def merge_items(
             item = folded
         if item.stale:
             _drop_stale(out, pop, item)
+            corrected.extend(item.stale)
         put(section, item)
     return {section: list(items.values()) for section, items in out.items() if items}
 
