@@ -52,7 +52,7 @@ def _run(seed: int, **options: object) -> tuple[int, int, int, list[int]]:
 @pytest.mark.parametrize("seed", range(3))
 def test_an_unmeetable_budget_does_not_summarize_every_turn(seed: int) -> None:
     eager, _, turns, _ = _run(seed, thrash_events=0, min_compaction_gain=0.0)
-    assert eager > turns * 0.7  # without the guards: a summary on most turns
+    assert eager > turns * 0.4  # without the guards: a summary every turn or two
     calls, paused, _, notes = _run(seed, min_compaction_gain=0.0)  # anti-thrash alone
     assert calls < eager / 2
     assert paused > 0
