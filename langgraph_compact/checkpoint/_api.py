@@ -8,7 +8,9 @@ the history, redaction and inspection methods are in ``_features``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Collection, Iterator, Sequence
+from functools import partial
 from typing import Any, Self, TypeVar
 
 from langchain_core.runnables import RunnableConfig
@@ -32,7 +34,7 @@ from langgraph_compact.checkpoint._sql import SQLITE, Dialect, Program
 from langgraph_compact.checkpoint._store import CheckpointStore
 from langgraph_compact.errors import ConcurrentRunError
 
-__all__ = ["CompactSaverBase"]
+__all__ = ["CompactSaverBase", "LoopSaver", "ThreadedSaver"]
 
 T = TypeVar("T")
 
@@ -278,3 +280,37 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         self, program: Program[T], *, write: bool = False, where: Where | None = None
     ) -> T:
         raise NotImplementedError
+
+
+class ThreadedSaver(CompactSaverBase):
+    """A saver whose driver blocks (``sqlite3``, sync ``psycopg``): ``_run`` runs a program
+    under the saver's lock, and the async API runs ``_run`` in the default executor."""
+
+    async def _arun(
+        self, program: Program[T], *, write: bool = False, where: Where | None = None
+    ) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            None, partial(self._run, program, write=write, where=where)
+        )
+
+
+class LoopSaver(CompactSaverBase):
+    """A saver whose driver is async (``aiosqlite``, async ``psycopg``), bound to the event
+    loop it was made on (``self.loop``): the sync API hands ``_arun`` to that loop, which
+    only works from another thread, as with LangGraph's async savers."""
+
+    loop: asyncio.AbstractEventLoop
+
+    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
+        try:
+            if asyncio.get_running_loop() is self.loop:
+                raise asyncio.InvalidStateError(
+                    f"Synchronous calls to {type(self).__name__} are only allowed from a "
+                    "different thread. From the main thread, use the async interface: "
+                    "`await graph.ainvoke(...)` or `await saver.aget_tuple(...)`."
+                )
+        except RuntimeError:
+            pass
+        coro = self._arun(program, write=write, where=where)
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()

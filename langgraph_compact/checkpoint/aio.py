@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import aiosqlite
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
-from langgraph_compact.checkpoint._api import CompactSaverBase
+from langgraph_compact.checkpoint._api import LoopSaver
 from langgraph_compact.checkpoint._check import Where, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import Program
@@ -108,7 +108,7 @@ async def _finish(work: Coroutine[Any, Any, T]) -> T:
         raise
 
 
-class AsyncCompactSqliteSaver(CompactSaverBase):
+class AsyncCompactSqliteSaver(LoopSaver):
     """The async twin of ``CompactSqliteSaver``.
 
     Args:
@@ -178,19 +178,6 @@ class AsyncCompactSqliteSaver(CompactSaverBase):
         await self._setup_locked(where)
         with self._store.cache.transaction():
             return await adrive(self.conn, program, write=write, where=where)
-
-    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
-        try:
-            if asyncio.get_running_loop() is self.loop:
-                raise asyncio.InvalidStateError(
-                    "Synchronous calls to AsyncCompactSqliteSaver are only allowed from a "
-                    "different thread. From the main thread, use the async interface: "
-                    "`await graph.ainvoke(...)` or `await saver.aget_tuple(...)`."
-                )
-        except RuntimeError:
-            pass
-        coro = self._arun(program, write=write, where=where)
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
 
     async def _awal_remaining(self) -> int:
         async with self.lock:

@@ -25,12 +25,10 @@ savers); run more processes, or more savers, for parallel writes.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from functools import partial
 from typing import Any, TypeVar
 
 import psycopg
@@ -40,7 +38,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
-from langgraph_compact.checkpoint._api import CompactSaverBase
+from langgraph_compact.checkpoint._api import ThreadedSaver
 from langgraph_compact.checkpoint._check import Where, corrupt, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import POSTGRES, Program
@@ -195,7 +193,7 @@ def _steps(conn: psycopg.Connection[Any], program: Program[T], where: Where | No
 Conn = psycopg.Connection[Any] | ConnectionPool[Any]
 
 
-class CompactPostgresSaver(CompactSaverBase):
+class CompactPostgresSaver(ThreadedSaver):
     """A ``BaseCheckpointSaver`` on Postgres that stores each message once per thread.
 
     Args:
@@ -263,14 +261,6 @@ class CompactPostgresSaver(CompactSaverBase):
             self._setup_locked(conn, where)
             with self._store.cache.transaction():
                 return drive(conn, program, write=write, where=where)
-
-    async def _arun(
-        self, program: Program[T], *, write: bool = False, where: Where | None = None
-    ) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            None, partial(self._run, program, write=write, where=where)
-        )
 
     def _wal_remaining(self) -> int:
         return 0  # no log to empty: see POSTGRES.after_redaction

@@ -26,7 +26,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import tuple_row
 from psycopg_pool import AsyncConnectionPool
 
-from langgraph_compact.checkpoint._api import CompactSaverBase
+from langgraph_compact.checkpoint._api import LoopSaver
 from langgraph_compact.checkpoint._check import Where, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import POSTGRES, Program
@@ -108,7 +108,7 @@ async def _steps(conn: psycopg.AsyncConnection[Any], program: Program[T], where:
 AConn = psycopg.AsyncConnection[Any] | AsyncConnectionPool[Any]
 
 
-class AsyncCompactPostgresSaver(CompactSaverBase):
+class AsyncCompactPostgresSaver(LoopSaver):
     """The async twin of ``CompactPostgresSaver``.
 
     Args:
@@ -185,19 +185,6 @@ class AsyncCompactPostgresSaver(CompactSaverBase):
             return None  # type: ignore[return-value]  # setup only
         with self._store.cache.transaction():
             return await adrive(conn, program, write=write, where=where)
-
-    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
-        try:
-            if asyncio.get_running_loop() is self.loop:
-                raise asyncio.InvalidStateError(
-                    "Synchronous calls to AsyncCompactPostgresSaver are only allowed from a "
-                    "different thread. From the main thread, use the async interface: "
-                    "`await graph.ainvoke(...)` or `await saver.aget_tuple(...)`."
-                )
-        except RuntimeError:
-            pass
-        coro = self._arun(program, write=write, where=where)
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
 
     async def _awal_remaining(self) -> int:
         return 0  # no log to empty: see POSTGRES.after_redaction

@@ -21,12 +21,11 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from functools import partial
 from typing import Any, TypeVar
 
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
-from langgraph_compact.checkpoint._api import CompactSaverBase
+from langgraph_compact.checkpoint._api import ThreadedSaver
 from langgraph_compact.checkpoint._check import Where, corrupt, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import SQLITE, Program
@@ -143,7 +142,7 @@ def drive(
         cur.close()
 
 
-class CompactSqliteSaver(CompactSaverBase):
+class CompactSqliteSaver(ThreadedSaver):
     """A ``BaseCheckpointSaver`` on SQLite that stores each message once per thread.
 
     Args:
@@ -219,14 +218,6 @@ class CompactSqliteSaver(CompactSaverBase):
             self._setup_locked(where)
             with self._store.cache.transaction():
                 return drive(self.conn, program, write=write, where=where)
-
-    async def _arun(
-        self, program: Program[T], *, write: bool = False, where: Where | None = None
-    ) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            None, partial(self._run, program, write=write, where=where)
-        )
 
     def _wal_remaining(self) -> int:
         with self.lock:
