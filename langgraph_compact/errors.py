@@ -18,6 +18,7 @@ __all__ = [
     "SettingsError",
     "SummaryError",
     "TaskUpdateError",
+    "TransactionRetryError",
 ]
 
 
@@ -103,6 +104,20 @@ class ConcurrentRunError(CompactError):
         self.read_checkpoint_id = read_checkpoint_id
         self.other_checkpoint_id = other_checkpoint_id
         self.other_run_id = other_run_id
+
+
+class TransactionRetryError(CompactError):
+    """A Postgres transaction was rolled back (serialization failure, deadlock) on every try.
+
+    Nothing of it was stored. The server's error is the ``__cause__``. Attributes:
+    ``thread_id``, ``sqlstate`` and ``attempts``.
+    """
+
+    def __init__(self, message: str, *, thread_id: str, sqlstate: str, attempts: int) -> None:
+        super().__init__(message)
+        self.thread_id = thread_id
+        self.sqlstate = sqlstate
+        self.attempts = attempts
 
 
 class HistoryCursorError(CompactError, ValueError):

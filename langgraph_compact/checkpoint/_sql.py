@@ -23,7 +23,7 @@ Tables (``tid`` is a thread's number in ``lgc_threads``; every stored row carrie
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, Literal, TypeVar
 
 from langgraph_compact.checkpoint._dialects import POSTGRES, SQLITE, Dialect
@@ -34,6 +34,7 @@ __all__ = [
     "Dialect",
     "Fetch",
     "Program",
+    "Replayable",
     "Stmt",
     "marks",
     "values_list",
@@ -48,6 +49,31 @@ A statement the database reports as damaged raises ``CorruptionError`` at its ``
 Stmt = tuple[str, Sequence[Any], Fetch]
 Program = Generator[Stmt, list[tuple[Any, ...]], T]
 """A storage operation as a generator: it yields statements and receives their rows."""
+
+
+class Replayable(Program[T]):
+    """A program that can start over: ``again()`` is a fresh run of the same operation.
+
+    The savers hand their programs over as these, so a runner whose transaction the
+    server rolled back (Postgres: ``_retry``) can run the operation again from the top.
+    """
+
+    def __init__(self, start: Callable[[], Program[T]]) -> None:
+        self._start = start
+        self._program = start()
+
+    def send(self, value: Any) -> Stmt:
+        return self._program.send(value)
+
+    def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Stmt:
+        return self._program.throw(typ, val, tb)
+
+    def close(self) -> None:
+        self._program.close()
+
+    def again(self) -> Replayable[T]:
+        self.close()
+        return Replayable(self._start)
 
 
 def marks(n: int) -> str:
