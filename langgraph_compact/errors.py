@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "CompactError",
     "ConcurrentRunError",
@@ -16,6 +18,7 @@ __all__ = [
     "SaverArgumentError",
     "SchemaVersionError",
     "SettingsError",
+    "SummaryConflictError",
     "SummaryError",
     "TaskUpdateError",
     "TransactionRetryError",
@@ -118,6 +121,30 @@ class TransactionRetryError(CompactError):
         self.thread_id = thread_id
         self.sqlstate = sqlstate
         self.attempts = attempts
+
+
+class SummaryConflictError(ConcurrentRunError):
+    """A put would replace a newer summary with a stale one (summary compare-and-swap).
+
+    Raised on every saver, ``single_writer`` or not, when another run committed a
+    summary generation after this run read the thread (see ``checkpoint._cas``); nothing
+    of this run's checkpoint was stored. Adds ``channel``, ``stored_generation`` and
+    ``candidate_generation`` to the ``ConcurrentRunError`` attributes.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        channel: str,
+        stored_generation: int,
+        candidate_generation: int,
+        **run: Any,
+    ) -> None:
+        super().__init__(message, **run)
+        self.channel = channel
+        self.stored_generation = stored_generation
+        self.candidate_generation = candidate_generation
 
 
 class HistoryCursorError(CompactError, ValueError):

@@ -32,6 +32,7 @@ from langgraph_compact.checkpoint._features import SaverFeatures
 from langgraph_compact.checkpoint._guard import LiveReads
 from langgraph_compact.checkpoint._sql import SQLITE, Dialect, Program, Replayable
 from langgraph_compact.checkpoint._store import CheckpointStore
+from langgraph_compact.checkpoint._turns import TurnLeases
 from langgraph_compact.errors import ConcurrentRunError
 
 __all__ = ["CompactSaverBase", "LoopSaver", "ThreadedSaver"]
@@ -49,7 +50,7 @@ def _where(config: RunnableConfig | None) -> Where:
     return Where(str(conf.get("thread_id", "")), get_checkpoint_id(config) if config else None)
 
 
-class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
+class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
     """Shared surface of the compact savers; subclasses supply the runners.
 
     Args:
@@ -161,10 +162,7 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
             ConcurrentRunError: with ``single_writer``, another run wrote the thread
                 since this run read it (nothing was stored).
         """
-        expect = self._take(config)
-        program = Replayable(
-            partial(self._store.put, config, checkpoint, metadata, new_versions, expect_head=expect)
-        )
+        expect, program = self._put_program(config, checkpoint, metadata, new_versions)
         try:
             out = self._run(program, write=True, where=_where(config))
         except BaseException as e:
@@ -180,10 +178,7 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Async ``put``."""
-        expect = self._take(config)
-        program = Replayable(
-            partial(self._store.put, config, checkpoint, metadata, new_versions, expect_head=expect)
-        )
+        expect, program = self._put_program(config, checkpoint, metadata, new_versions)
         try:
             out = await self._arun(program, write=True, where=_where(config))
         except BaseException as e:
@@ -260,27 +255,37 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
 
     # --- the writer guard (``_guard``) ----------------------------------------------
 
+    # Continuations are tracked on every saver: the summary compare-and-swap (``_cas``)
+    # needs them too; ``single_writer`` makes a moved head refuse every continuation.
+
     def _read(self, config: RunnableConfig, tup: CheckpointTuple | None) -> CheckpointTuple | None:
-        if self.single_writer:
-            thread, ns = _lane(config)
-            if (asked := get_checkpoint_id(config)) is not None:
-                self._live.forget(thread, ns, asked)
-            else:
-                self._live.add(
-                    thread, ns, tup.config["configurable"]["checkpoint_id"] if tup else None
-                )
+        thread, ns = _lane(config)
+        if (asked := get_checkpoint_id(config)) is not None:
+            self._live.forget(thread, ns, asked)
+        else:
+            self._live.add(thread, ns, tup.config["configurable"]["checkpoint_id"] if tup else None)
         return tup
 
+    def _put_program(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> tuple[bool, Program[RunnableConfig]]:
+        """Whether the put continues a live read (taken), and its program."""
+        continues = self._take(config)
+        put = partial(self._store.put, config, checkpoint, metadata, new_versions)
+        expect = continues and self.single_writer
+        return continues, Replayable(partial(put, expect_head=expect, continues=continues))
+
     def _take(self, config: RunnableConfig) -> bool:
-        if not self.single_writer:
-            return False
         thread, ns = _lane(config)
         return self._live.take(thread, ns, get_checkpoint_id(config))
 
     def _wrote(self, out: RunnableConfig) -> RunnableConfig:
-        if self.single_writer:
-            thread, ns = _lane(out)
-            self._live.add(thread, ns, get_checkpoint_id(out))
+        thread, ns = _lane(out)
+        self._live.add(thread, ns, get_checkpoint_id(out))
         return out
 
     def _failed(self, config: RunnableConfig, expect: bool, error: BaseException) -> None:

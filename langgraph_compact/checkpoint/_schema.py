@@ -189,6 +189,20 @@ MIGRATIONS: list[Migration] = [
         "Postgres: no store-wide GIN index on the words; searches scan the thread's rows",
         {"postgres": ("DROP INDEX IF EXISTS lgc_text_fts_words",)},
     ),
+    Migration(
+        7,
+        "turn leases: who holds a thread's turn, until when (see checkpoint._turns)",
+        {
+            "sqlite": (
+                "ALTER TABLE lgc_threads ADD COLUMN turn_holder TEXT",
+                "ALTER TABLE lgc_threads ADD COLUMN turn_until REAL",
+            ),
+            "postgres": (
+                "ALTER TABLE lgc_threads ADD COLUMN turn_holder TEXT",
+                "ALTER TABLE lgc_threads ADD COLUMN turn_until DOUBLE PRECISION",
+            ),
+        },
+    ),
 ]
 
 

@@ -12,7 +12,7 @@ value plus a driver.
 Tables (``tid`` is a thread's number in ``lgc_threads``; every stored row carries
 ``chk``, an 8-byte check of its content and key, see ``_check``):
 
-- ``lgc_threads``: thread id -> ``tid``, plus a change counter (``epoch``).
+- ``lgc_threads``: thread id -> ``tid``, a change counter (``epoch``), the turn lease.
 - ``lgc_heads``: each namespace's newest checkpoint id and checkpoint count.
 - ``lgc_checkpoints``: checkpoint skeleton, parent, metadata, small inline values.
 - ``lgc_blobs``: one value per ``(channel, version)``; message lists as ref lists.
@@ -103,6 +103,11 @@ SET_THREAD_CHECK = "UPDATE lgc_threads SET chk = ? WHERE tid = ?"
 BUMP_EPOCH = "UPDATE lgc_threads SET epoch = epoch + 1 WHERE tid = ?"
 SELECT_THREADS = "SELECT tid, thread_id, chk FROM lgc_threads ORDER BY thread_id"
 SELECT_THREAD_BY_TID = "SELECT thread_id, chk FROM lgc_threads WHERE tid = ?"
+
+SELECT_TURN = "SELECT turn_holder, turn_until FROM lgc_threads WHERE tid = ?"
+SET_TURN = "UPDATE lgc_threads SET turn_holder = ?, turn_until = ? WHERE tid = ?"
+CLEAR_TURN = """UPDATE lgc_threads SET turn_holder = NULL, turn_until = NULL
+    WHERE tid = ? AND turn_holder = ?"""
 
 SELECT_HEAD = """SELECT checkpoint_id, checkpoints, chk FROM lgc_heads
     WHERE tid = ? AND checkpoint_ns = ?"""
