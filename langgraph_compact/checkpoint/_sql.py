@@ -128,11 +128,11 @@ SELECT_NAMESPACES = "SELECT DISTINCT checkpoint_ns FROM lgc_checkpoints WHERE ti
 # --- checkpoints ------------------------------------------------------------------------
 
 _CHECKPOINT_COLUMNS = "checkpoint_id, run_id, payload, tasks, chk"
-INSERT_CHECKPOINT = """INSERT INTO lgc_checkpoints
+APPEND_CHECKPOINT = """INSERT INTO lgc_checkpoints
     (tid, checkpoint_ns, checkpoint_id, run_id, payload, tasks, chk)
     VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM lgc_writes
-        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?), ?)
-    ON CONFLICT DO NOTHING RETURNING 1"""
+        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?), ?)"""
+INSERT_CHECKPOINT = APPEND_CHECKPOINT + " ON CONFLICT DO NOTHING RETURNING 1"
 REPLACE_CHECKPOINT = """UPDATE lgc_checkpoints SET run_id = ?, payload = ?, chk = ?
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 SELECT_CHECKPOINT = f"""SELECT {_CHECKPOINT_COLUMNS} FROM lgc_checkpoints
@@ -240,6 +240,9 @@ _MESSAGE_COLUMNS = (
 _MESSAGE_JOIN = "FROM lgc_messages m LEFT JOIN lgc_texts t ON t.tid = m.tid AND t.digest = m.digest"
 SELECT_MESSAGE_SEQ = "SELECT seq FROM lgc_messages WHERE tid = ? AND message_id = ? AND digest = ?"
 SELECT_MAX_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM lgc_messages WHERE tid = ?"
+SELECT_MESSAGE_SEQ_AND_MAX = """SELECT
+    (SELECT seq FROM lgc_messages WHERE tid = ? AND message_id = ? AND digest = ?),
+    (SELECT COALESCE(MAX(seq), 0) FROM lgc_messages WHERE tid = ?)"""
 INSERT_MESSAGE = """INSERT INTO lgc_messages (tid, seq, message_id, digest, role, tool_names,
     type, skeleton, content_in_text, chk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 INSERT_TEXT = """INSERT INTO lgc_texts (tid, digest, text) VALUES (?, ?, ?)

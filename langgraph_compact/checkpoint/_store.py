@@ -24,13 +24,7 @@ from langgraph.checkpoint.base import (
 
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._cas import check_summary_swap
-from langgraph_compact.checkpoint._check import (
-    Where,
-    blob_check,
-    corrupt,
-    decoding,
-    verify_check,
-)
+from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
 from langgraph_compact.checkpoint._codec import INLINE_MAX_BYTES, REFS_TYPE, key, unkey
 from langgraph_compact.checkpoint._guard import check_head
 from langgraph_compact.checkpoint._lane import (
@@ -134,7 +128,9 @@ class CheckpointStore(MessageStore):
         following = [] if appended else (yield from reencode_after(self, th, ns, cid))
         packed, chk = pack_row(self, th, ns, checkpoint, md, parent, inline, empty, run_id, base)
         row = (th.tid, ns, cid, run_id, packed.payload, th.tid, ns, key(cid), chk)
-        added = yield q.INSERT_CHECKPOINT, row, "all"
+        if appended:  # newer than the head, so a new row (one already there is an error)
+            yield q.APPEND_CHECKPOINT, row, "none"  # no wait for the answer
+        added = appended or bool((yield q.INSERT_CHECKPOINT, row, "all"))
         if not added:
             yield q.REPLACE_CHECKPOINT, (run_id, packed.payload, chk, th.tid, ns, cid), "none"
         if following:
