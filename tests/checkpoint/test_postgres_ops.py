@@ -1,4 +1,5 @@
-"""Postgres operations: the schema's search index, retried transactions (real 40P01/40001)."""
+"""Postgres operations: the schema's search index, retried transactions (real 40P01 and
+40001 from the server, connections the server dropped)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from agent_graph import build_graph, turn_input
 from langgraph.checkpoint.base import empty_checkpoint
 from pgserver import schema_dsn
 from psycopg import errors
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 from langgraph_compact.checkpoint import AsyncCompactPostgresSaver, CompactPostgresSaver
 from langgraph_compact.checkpoint._check import Where
@@ -182,3 +184,51 @@ async def test_async_retries_are_bounded(tmp_path: Path) -> None:
         with pytest.raises(TransactionRetryError, match="2 times"):
             await saver._arun(Replayable(partial(_collides, runs, 5)), write=True)
         assert runs == [1, 2]
+
+
+def _terminate_backends(dsn: str, pids: list[int]) -> None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for pid in pids:
+            conn.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+
+def test_a_read_on_a_connection_the_server_dropped_runs_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    dsn = schema_dsn(tmp_path)
+    with ConnectionPool(dsn, min_size=1, max_size=1, kwargs={"autocommit": True}) as pool:
+        saver = CompactPostgresSaver(pool)
+        stored = saver.put(_cfg("t"), empty_checkpoint(), MD, {})
+        with pool.connection() as conn:
+            pid = conn.info.backend_pid
+        _terminate_backends(dsn, [pid])  # the pooled connection is dead, the pool unaware
+        with caplog.at_level(logging.WARNING):
+            found = saver.get_tuple(_cfg("t"))
+        assert found is not None and found.config == stored
+    assert len([r for r in caplog.records if "attempt 1 of" in r.getMessage()]) == 1
+
+
+async def test_an_async_read_on_a_dropped_connection_runs_again(tmp_path: Path) -> None:
+    dsn = schema_dsn(tmp_path)
+    pool = AsyncConnectionPool(dsn, min_size=1, max_size=1, kwargs={"autocommit": True})
+    async with pool:
+        saver = AsyncCompactPostgresSaver(pool)
+        stored = await saver.aput(_cfg("t"), empty_checkpoint(), MD, {})
+        async with pool.connection() as conn:
+            pid = conn.info.backend_pid
+        _terminate_backends(dsn, [pid])
+        found = await saver.aget_tuple(_cfg("t"))
+        assert found is not None and found.config == stored
+
+
+def test_a_write_on_a_dropped_connection_is_not_run_again(tmp_path: Path) -> None:
+    dsn = schema_dsn(tmp_path)
+    with ConnectionPool(dsn, min_size=1, max_size=1, kwargs={"autocommit": True}) as pool:
+        saver = CompactPostgresSaver(pool)
+        first = saver.put(_cfg("t"), empty_checkpoint(), MD, {})
+        with pool.connection() as conn:
+            pid = conn.info.backend_pid
+        _terminate_backends(dsn, [pid])
+        with pytest.raises(psycopg.OperationalError):  # its COMMIT may have landed: surfaced
+            saver.put(first, empty_checkpoint(), MD, {})
+        assert len(list(saver.list(_cfg("t")))) == 1  # the pool's next connection works
