@@ -10,8 +10,9 @@ still fit the head's summary:
 - a successor of it (``parent_generation`` is the head summary's ``generation``: the
   candidate was built on the summary that is still current).
 
-Anything else (an older generation carried along, or a candidate built on a parent the
-other run has already replaced) is refused with ``SummaryConflictError`` before a row
+Anything else (an older generation carried along, no summary at all from a run that
+read the thread before its first one, or a candidate built on a parent the other run
+has already replaced) is refused with ``SummaryConflictError`` before a row
 is written, inside the write transaction, after the backend's lock on the thread, so
 check and write are atomic across processes. The caller can re-read the thread and run
 again; losing a candidate is fine, silently losing the newer summary never is.
@@ -43,11 +44,13 @@ def summaries_of(values: Mapping[str, Any]) -> dict[str, RunningSummary]:
     return {c: v for c, v in values.items() if isinstance(v, RunningSummary)}
 
 
-def fits(candidate: RunningSummary, current: RunningSummary | None) -> bool:
+def fits(candidate: RunningSummary | None, current: RunningSummary | None) -> bool:
     """Whether ``candidate`` may replace ``current`` (the head's summary, if any)."""
-    return (
-        current is None or candidate == current or candidate.parent_generation == current.generation
-    )
+    if current is None:
+        return True
+    if candidate is None:  # read before the first summary: it would drop it
+        return False
+    return candidate == current or candidate.parent_generation == current.generation
 
 
 def check_summary_swap(
@@ -59,28 +62,32 @@ def check_summary_swap(
     values: Mapping[str, Any],
 ) -> q.Program[None]:
     """Raise ``SummaryConflictError`` if a put continuing ``parent`` would put a stale
-    summary over the one at ``head`` (the lane's newest). Free unless the head moved."""
-    candidates = summaries_of(values)
-    if head is None or head == parent or not candidates:
+    summary (or none) over the one at ``head`` (the lane's newest). Free unless the head
+    moved; then it reads the head's values."""
+    if head is None or head == parent:
         return
     at = {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": head}
     tup = yield from store.get_tuple(RunnableConfig(configurable=at))
-    current = tup.checkpoint["channel_values"] if tup is not None else {}
-    for channel, candidate in candidates.items():
-        now = current.get(channel)
-        now = now if isinstance(now, RunningSummary) else None
-        if fits(candidate, now):
+    current = summaries_of(tup.checkpoint["channel_values"]) if tup is not None else {}
+    candidates = summaries_of(values)
+    for channel in sorted({*current, *candidates}):
+        now, candidate = current.get(channel), candidates.get(channel)
+        if now is None or fits(candidate, now):
             continue
-        assert now is not None  # fits() holds when there is nothing to replace
         run_id = tup.metadata.get("run_id") if tup is not None else None
         other = f"run {run_id!r}" if run_id else "another run"
+        mine = (
+            f"summary (generation {candidate.generation}, built on generation "
+            f"{candidate.parent_generation})"
+            if candidate is not None
+            else "state (no summary yet)"
+        )
         raise SummaryConflictError(
             f"thread {thread_id!r}, namespace {ns!r}, channel {channel!r}: {other} "
             f"committed summary generation {now.generation} in checkpoint {head!r} after "
-            f"this run read checkpoint {parent!r}; this run's summary (generation "
-            f"{candidate.generation}, built on generation {candidate.parent_generation}) "
-            "would replace it with a stale one, so its checkpoint was not stored. Run "
-            "again from the thread's latest state.",
+            f"this run read checkpoint {parent!r}; this run's {mine} would replace it "
+            "with a stale one, so its checkpoint was not stored. Run again from the "
+            "thread's latest state.",
             thread_id=thread_id,
             checkpoint_ns=ns,
             read_checkpoint_id=parent,
@@ -88,5 +95,5 @@ def check_summary_swap(
             other_run_id=str(run_id) if run_id else None,
             channel=channel,
             stored_generation=now.generation,
-            candidate_generation=candidate.generation,
+            candidate_generation=candidate.generation if candidate is not None else 0,
         )

@@ -116,6 +116,29 @@ def test_an_older_generation_carried_along_is_refused(backend: Backend) -> None:
     assert now.generation == 2
 
 
+def test_a_run_that_read_the_thread_before_its_first_summary_cannot_drop_it(
+    backend: Backend,
+) -> None:
+    with backend.reopen() as mine, backend.reopen() as theirs:
+        _chatting(mine, "seed").invoke({"messages": [HumanMessage("hi", id="h0")]}, CONFIG)
+        other = _compacting(theirs, 3, "other")  # the thread's first summary, mid-race
+        first = _racing(mine, other, lambda s: {"messages": [AIMessage("late", id="late")]})
+        with pytest.raises(SummaryConflictError, match="no summary yet") as caught:
+            first.invoke(GO, CONFIG, durability="sync")
+        assert (caught.value.stored_generation, caught.value.candidate_generation) == (1, 0)
+        now = _summary_now(theirs)
+    assert now.generation == 1
+
+
+def test_runs_without_summaries_keep_langgraphs_last_writer_wins(backend: Backend) -> None:
+    with backend.reopen() as mine, backend.reopen() as theirs:
+        other = _chatting(theirs, "other")
+        first = _racing(mine, other, lambda s: {"messages": [AIMessage("late", id="late")]})
+        first.invoke(GO, CONFIG, durability="sync")  # no summary anywhere: nothing to swap
+        ids = [m.id for m in _chatting(theirs, "x").get_state(CONFIG).values["messages"]]
+    assert "late" in ids and "other-ai" not in ids
+
+
 def test_a_candidate_built_on_the_current_summary_is_stored(backend: Backend) -> None:
     with backend.reopen() as mine, backend.reopen() as theirs:
         _seed(mine)
@@ -124,6 +147,16 @@ def test_a_candidate_built_on_the_current_summary_is_stored(backend: Backend) ->
         first.invoke(GO, CONFIG, durability="sync")
         now = _summary_now(theirs)
     assert (now.generation, now.parent_generation, now.covered_through) == (2, 1, 4)
+
+
+def test_the_same_summary_carried_by_both_runs_is_no_conflict(backend: Backend) -> None:
+    with backend.reopen() as mine, backend.reopen() as theirs:
+        _seed(mine)
+        other = _chatting(theirs, "other")  # both runs keep generation 1 as it is
+        first = _racing(mine, other, lambda s: {"messages": [AIMessage("late", id="late")]})
+        first.invoke(GO, CONFIG, durability="sync")
+        now = _summary_now(theirs)
+    assert (now.generation, now.covered_through) == (1, 2)
 
 
 def test_branches_may_write_older_generations(backend: Backend) -> None:
