@@ -12,8 +12,8 @@ database this bench creates and drops (``LGC_POSTGRES_DSN``, default
    turn 10 and over the last 10 turns (medians).
 2. **Many workers, one database**: 1, 2, 4 and 8 worker processes, each running
    ``--turns-per-worker`` turns of the same graph on a thread of its own, all starting
-   at the same instant; turns per second over the wall time from the start to the last
-   worker's end (process start-up excluded).
+   together once every worker has imported and connected; turns per second over the
+   wall time from the first worker's start to the last worker's end.
 
 Run ``python bench/postgres_bench.py`` (about 3 minutes on 2 cores) or ``--quick``;
 ``--write-readme`` publishes the report (``bench/_report.py``).
@@ -117,44 +117,49 @@ def long_thread(kind: str, dsn: str, turns: int) -> dict[str, Any]:
 
 
 def worker_main(spec: dict[str, Any]) -> None:
-    """One worker process of part 2: wait for the common start, run, report times."""
+    """One worker process of part 2: say ready, wait for the common start, run, report."""
     _graph_run.OUTPUTS[:] = corpus_outputs()
     with open_saver(spec["saver"], spec["dsn"]) as saver:
         graph = build_graph(saver)
         config = {"configurable": {"thread_id": spec["thread"]}}
-        time.sleep(max(0.0, spec["start_at"] - time.time()))
+        print("ready", flush=True)
+        sys.stdin.readline()  # "go": every worker has imported and connected
         start = time.time()
         for _ in range(spec["turns"]):
             graph.invoke({"messages": []}, config)
         end = time.time()
         assert len(graph.get_state(config).values["messages"]) == 2 * spec["turns"]
-    print(json.dumps({"start": start, "end": end}))
+    print(json.dumps({"start": start, "end": end}), flush=True)
 
 
-def throughput(kind: str, dsn: str, workers: int, turns: int) -> float:
-    """Part 2: turns per second of ``workers`` processes, each on a thread of its own."""
-    start_at = time.time() + 4.0 + 0.6 * workers  # every worker has imported and connected
+def throughput(kind: str, dsn: str, n: int, turns: int) -> float:
+    """Part 2: turns per second of ``n`` worker processes, each on a thread of its own.
+
+    The clock starts when every worker has said it is ready (imports done, connected),
+    so a slow start-up on a loaded machine does not count as turns not done.
+    """
     procs = [
         subprocess.Popen(
             [
                 sys.executable,
                 __file__,
                 "--worker",
-                json.dumps(
-                    {
-                        "saver": kind,
-                        "dsn": dsn,
-                        "turns": turns,
-                        "start_at": start_at,
-                        "thread": f"{kind[:5]}-{workers}-{w}",
-                    }
-                ),
+                json.dumps({"saver": kind, "dsn": dsn, "turns": turns, "thread": f"t{n}-{w}"}),
             ],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
-        for w in range(workers)
+        for w in range(n)
     ]
+    for p in procs:
+        assert p.stdout is not None
+        if p.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"{kind}: a worker failed to start ({p.wait()})")
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write("go\n")
+        p.stdin.flush()
     times = []
     for p in procs:
         out, _ = p.communicate(timeout=1800)
@@ -162,7 +167,7 @@ def throughput(kind: str, dsn: str, workers: int, turns: int) -> float:
             raise RuntimeError(f"{kind}: a worker failed ({p.returncode})")
         times.append(json.loads(out.strip().splitlines()[-1]))
     wall = max(t["end"] for t in times) - min(t["start"] for t in times)
-    return workers * turns / wall
+    return n * turns / wall
 
 
 def main() -> None:

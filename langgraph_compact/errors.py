@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "CompactError",
     "ConcurrentRunError",
@@ -16,8 +18,10 @@ __all__ = [
     "SaverArgumentError",
     "SchemaVersionError",
     "SettingsError",
+    "SummaryConflictError",
     "SummaryError",
     "TaskUpdateError",
+    "TransactionRetryError",
 ]
 
 
@@ -103,6 +107,44 @@ class ConcurrentRunError(CompactError):
         self.read_checkpoint_id = read_checkpoint_id
         self.other_checkpoint_id = other_checkpoint_id
         self.other_run_id = other_run_id
+
+
+class TransactionRetryError(CompactError):
+    """A Postgres transaction was rolled back (serialization failure, deadlock) on every try.
+
+    Nothing of it was stored. The server's error is the ``__cause__``. Attributes:
+    ``thread_id``, ``sqlstate`` and ``attempts``.
+    """
+
+    def __init__(self, message: str, *, thread_id: str, sqlstate: str, attempts: int) -> None:
+        super().__init__(message)
+        self.thread_id = thread_id
+        self.sqlstate = sqlstate
+        self.attempts = attempts
+
+
+class SummaryConflictError(ConcurrentRunError):
+    """A put would replace a newer summary with a stale one (summary compare-and-swap).
+
+    Raised on every saver, ``single_writer`` or not, when another run committed a
+    summary generation after this run read the thread (see ``checkpoint._cas``); nothing
+    of this run's checkpoint was stored. Adds ``channel``, ``stored_generation`` and
+    ``candidate_generation`` to the ``ConcurrentRunError`` attributes.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        channel: str,
+        stored_generation: int,
+        candidate_generation: int,
+        **run: Any,
+    ) -> None:
+        super().__init__(message, **run)
+        self.channel = channel
+        self.stored_generation = stored_generation
+        self.candidate_generation = candidate_generation
 
 
 class HistoryCursorError(CompactError, ValueError):

@@ -30,8 +30,9 @@ from langgraph_compact.checkpoint._check import Where
 from langgraph_compact.checkpoint._codec import next_version
 from langgraph_compact.checkpoint._features import SaverFeatures
 from langgraph_compact.checkpoint._guard import LiveReads
-from langgraph_compact.checkpoint._sql import SQLITE, Dialect, Program
+from langgraph_compact.checkpoint._sql import SQLITE, Dialect, Program, Replayable
 from langgraph_compact.checkpoint._store import CheckpointStore
+from langgraph_compact.checkpoint._turns import TurnLeases
 from langgraph_compact.errors import ConcurrentRunError
 
 __all__ = ["CompactSaverBase", "LoopSaver", "ThreadedSaver"]
@@ -49,7 +50,7 @@ def _where(config: RunnableConfig | None) -> Where:
     return Where(str(conf.get("thread_id", "")), get_checkpoint_id(config) if config else None)
 
 
-class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
+class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
     """Shared surface of the compact savers; subclasses supply the runners.
 
     Args:
@@ -110,12 +111,13 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         Raises:
             CorruptionError: a stored row is damaged or missing (names where).
         """
-        tup = self._run(self._store.get_tuple(config), where=_where(config))
+        tup = self._run(Replayable(partial(self._store.get_tuple, config)), where=_where(config))
         return self._read(config, tup)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         """Async ``get_tuple``."""
-        tup = await self._arun(self._store.get_tuple(config), where=_where(config))
+        program = Replayable(partial(self._store.get_tuple, config))
+        tup = await self._arun(program, where=_where(config))
         return self._read(config, tup)
 
     def list(
@@ -127,7 +129,9 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
         """Checkpoints newest first, filtered by thread, namespace, metadata and ``before``."""
-        program = self._store.list(config, filter=filter, before=before, limit=limit)
+        program = Replayable(
+            partial(self._store.list, config, filter=filter, before=before, limit=limit)
+        )
         yield from self._run(program, where=_where(config))
 
     async def alist(
@@ -139,7 +143,9 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         limit: int | None = None,
     ) -> AsyncIterator[CheckpointTuple]:
         """Async ``list``."""
-        program = self._store.list(config, filter=filter, before=before, limit=limit)
+        program = Replayable(
+            partial(self._store.list, config, filter=filter, before=before, limit=limit)
+        )
         for item in await self._arun(program, where=_where(config)):
             yield item
 
@@ -156,8 +162,7 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
             ConcurrentRunError: with ``single_writer``, another run wrote the thread
                 since this run read it (nothing was stored).
         """
-        expect = self._take(config)
-        program = self._store.put(config, checkpoint, metadata, new_versions, expect_head=expect)
+        expect, program = self._put_program(config, checkpoint, metadata, new_versions)
         try:
             out = self._run(program, write=True, where=_where(config))
         except BaseException as e:
@@ -173,8 +178,7 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Async ``put``."""
-        expect = self._take(config)
-        program = self._store.put(config, checkpoint, metadata, new_versions, expect_head=expect)
+        expect, program = self._put_program(config, checkpoint, metadata, new_versions)
         try:
             out = await self._arun(program, write=True, where=_where(config))
         except BaseException as e:
@@ -190,7 +194,7 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         task_path: str = "",
     ) -> None:
         """Store a task's pending writes for the checkpoint in ``config``."""
-        program = self._store.put_writes(config, writes, task_id, task_path)
+        program = Replayable(partial(self._store.put_writes, config, writes, task_id, task_path))
         self._run(program, write=True, where=_where(config))
 
     async def aput_writes(
@@ -201,69 +205,87 @@ class CompactSaverBase(SaverFeatures, BaseCheckpointSaver[str]):
         task_path: str = "",
     ) -> None:
         """Async ``put_writes``."""
-        program = self._store.put_writes(config, writes, task_id, task_path)
+        program = Replayable(partial(self._store.put_writes, config, writes, task_id, task_path))
         await self._arun(program, write=True, where=_where(config))
 
     def delete_thread(self, thread_id: str) -> None:
         """Delete a thread: checkpoints, values, writes, messages and their index."""
-        program = _admin.delete_thread(self._store, str(thread_id))
+        program = Replayable(partial(_admin.delete_thread, self._store, str(thread_id)))
         self._run(program, write=True, where=Where(str(thread_id)))
 
     async def adelete_thread(self, thread_id: str) -> None:
         """Async ``delete_thread``."""
-        program = _admin.delete_thread(self._store, str(thread_id))
+        program = Replayable(partial(_admin.delete_thread, self._store, str(thread_id)))
         await self._arun(program, write=True, where=Where(str(thread_id)))
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
         """Delete the checkpoints and writes created by ``run_ids``; messages stay."""
-        self._run(_admin.delete_for_runs(self._store, list(run_ids)), write=True)
+        program = Replayable(partial(_admin.delete_for_runs, self._store, list(run_ids)))
+        self._run(program, write=True)
 
     async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
         """Async ``delete_for_runs``."""
-        await self._arun(_admin.delete_for_runs(self._store, list(run_ids)), write=True)
+        program = Replayable(partial(_admin.delete_for_runs, self._store, list(run_ids)))
+        await self._arun(program, write=True)
 
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Copy every checkpoint, write and message of a thread to a new thread id."""
-        program = _admin.copy_thread(self._store, str(source_thread_id), str(target_thread_id))
+        program = Replayable(
+            partial(_admin.copy_thread, self._store, str(source_thread_id), str(target_thread_id))
+        )
         self._run(program, write=True, where=Where(str(source_thread_id)))
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Async ``copy_thread``."""
-        program = _admin.copy_thread(self._store, str(source_thread_id), str(target_thread_id))
+        program = Replayable(
+            partial(_admin.copy_thread, self._store, str(source_thread_id), str(target_thread_id))
+        )
         await self._arun(program, write=True, where=Where(str(source_thread_id)))
 
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         """``keep_latest`` keeps each namespace's newest checkpoint (messages stay);
         ``delete`` removes the threads."""
-        self._run(_admin.prune(self._store, list(thread_ids), strategy), write=True)
+        program = Replayable(partial(_admin.prune, self._store, list(thread_ids), strategy))
+        self._run(program, write=True)
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         """Async ``prune``."""
-        await self._arun(_admin.prune(self._store, list(thread_ids), strategy), write=True)
+        program = Replayable(partial(_admin.prune, self._store, list(thread_ids), strategy))
+        await self._arun(program, write=True)
 
     # --- the writer guard (``_guard``) ----------------------------------------------
 
+    # Continuations are tracked on every saver: the summary compare-and-swap (``_cas``)
+    # needs them too; ``single_writer`` makes a moved head refuse every continuation.
+
     def _read(self, config: RunnableConfig, tup: CheckpointTuple | None) -> CheckpointTuple | None:
-        if self.single_writer:
-            thread, ns = _lane(config)
-            if (asked := get_checkpoint_id(config)) is not None:
-                self._live.forget(thread, ns, asked)
-            else:
-                self._live.add(
-                    thread, ns, tup.config["configurable"]["checkpoint_id"] if tup else None
-                )
+        thread, ns = _lane(config)
+        if (asked := get_checkpoint_id(config)) is not None:
+            self._live.forget(thread, ns, asked)
+        else:
+            self._live.add(thread, ns, tup.config["configurable"]["checkpoint_id"] if tup else None)
         return tup
 
+    def _put_program(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> tuple[bool, Program[RunnableConfig]]:
+        """Whether the put continues a live read (taken), and its program."""
+        continues = self._take(config)
+        put = partial(self._store.put, config, checkpoint, metadata, new_versions)
+        expect = continues and self.single_writer
+        return continues, Replayable(partial(put, expect_head=expect, continues=continues))
+
     def _take(self, config: RunnableConfig) -> bool:
-        if not self.single_writer:
-            return False
         thread, ns = _lane(config)
         return self._live.take(thread, ns, get_checkpoint_id(config))
 
     def _wrote(self, out: RunnableConfig) -> RunnableConfig:
-        if self.single_writer:
-            thread, ns = _lane(out)
-            self._live.add(thread, ns, get_checkpoint_id(out))
+        thread, ns = _lane(out)
+        self._live.add(thread, ns, get_checkpoint_id(out))
         return out
 
     def _failed(self, config: RunnableConfig, expect: bool, error: BaseException) -> None:

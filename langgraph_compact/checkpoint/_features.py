@@ -8,12 +8,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from langchain_core.messages import BaseMessage
 
 from langgraph_compact.checkpoint._check import Where
-from langgraph_compact.checkpoint._sql import Program
+from langgraph_compact.checkpoint._sql import Program, Replayable
 from langgraph_compact.checkpoint._store import CheckpointStore
 from langgraph_compact.checkpoint.history import (
     HistoryPage,
@@ -201,7 +202,9 @@ class SaverFeatures:
             when ``also_in_threads`` names threads holding copies.
         """
         now = datetime.now(UTC).isoformat()
-        program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
+        program = Replayable(
+            partial(redact_program, self._store, str(thread_id), message_ids, reason, actor, now)
+        )
         result = self._run(program, write=True, where=Where(str(thread_id)))
         result = result.finished(self._wal_remaining())
         for listener in self._redaction_listeners():
@@ -217,7 +220,9 @@ class SaverFeatures:
     ) -> RedactionResult:
         """Async ``redact``."""
         now = datetime.now(UTC).isoformat()
-        program = redact_program(self._store, str(thread_id), message_ids, reason, actor, now)
+        program = Replayable(
+            partial(redact_program, self._store, str(thread_id), message_ids, reason, actor, now)
+        )
         result = await self._arun(program, write=True, where=Where(str(thread_id)))
         result = result.finished(await self._awal_remaining())
         for listener in self._redaction_listeners():

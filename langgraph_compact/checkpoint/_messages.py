@@ -170,14 +170,21 @@ class MessageStore:
                 cache.put_seq(tc, key, seq, m, mid)
             seqs.append(seq)
         found: dict[tuple[str, bytes], int] = {}
+        last: int | None = None  # the thread's highest number, asked with the first lookup
         for key in missing:
             if key[0]:  # id-less copies always get a row of their own (text still shared)
-                rows = yield q.SELECT_MESSAGE_SEQ, (th.tid, ckey(key[0]), key[1]), "all"
-                if rows:
-                    found[key] = int(rows[0][0])
+                params = (th.tid, ckey(key[0]), key[1])
+                if last is None:
+                    rows = yield q.SELECT_MESSAGE_SEQ_AND_MAX, (*params, th.tid), "all"
+                    seq, last = rows[0][0], int(rows[0][1])
+                else:
+                    rows = yield q.SELECT_MESSAGE_SEQ, params, "all"
+                    seq = rows[0][0] if rows else None
+                if seq is not None:
+                    found[key] = int(seq)
         new = [k for k in missing if k not in found]
         if new:
-            yield from self._insert(th, new, pending, found)
+            yield from self._insert(th, new, pending, found, last)
         for key, positions in missing.items():
             m, mid = pending[key]
             for i in positions:
@@ -191,10 +198,13 @@ class MessageStore:
         keys: list[tuple[str, bytes]],
         pending: dict[tuple[str, bytes], tuple[BaseMessage, str | None]],
         found: dict[tuple[str, bytes], int],
+        last: int | None,
     ) -> q.Program[None]:
         self.cache.touch(th.tid)
-        rows = yield q.SELECT_MAX_SEQ, (th.tid,), "all"
-        nxt = int(rows[0][0]) + 1
+        if last is None:
+            rows = yield q.SELECT_MAX_SEQ, (th.tid,), "all"
+            last = int(rows[0][0])
+        nxt = last + 1
         msg_rows: list[tuple[Any, ...]] = []
         texts: dict[bytes, str] = {}
         for key in keys:

@@ -180,6 +180,29 @@ MIGRATIONS: list[Migration] = [
         {"sqlite": _V5, "postgres": _PG_V5},
         convert_v4,
     ),
+    # Searches are per thread (``Dialect.fts_filter`` joins ``lgc_texts`` on ``tid``):
+    # the planner reaches a thread's rows through ``lgc_texts`` and tests ``@@`` on
+    # each, so a store-wide GIN index is never needed for them. It held as many bytes
+    # as the words themselves and cost every text insert a posting-list update.
+    Migration(
+        6,
+        "Postgres: no store-wide GIN index on the words; searches scan the thread's rows",
+        {"postgres": ("DROP INDEX IF EXISTS lgc_text_fts_words",)},
+    ),
+    Migration(
+        7,
+        "turn leases: who holds a thread's turn, until when (see checkpoint._turns)",
+        {
+            "sqlite": (
+                "ALTER TABLE lgc_threads ADD COLUMN turn_holder TEXT",
+                "ALTER TABLE lgc_threads ADD COLUMN turn_until REAL",
+            ),
+            "postgres": (
+                "ALTER TABLE lgc_threads ADD COLUMN turn_holder TEXT",
+                "ALTER TABLE lgc_threads ADD COLUMN turn_until DOUBLE PRECISION",
+            ),
+        },
+    ),
 ]
 
 

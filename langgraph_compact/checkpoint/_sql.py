@@ -12,7 +12,7 @@ value plus a driver.
 Tables (``tid`` is a thread's number in ``lgc_threads``; every stored row carries
 ``chk``, an 8-byte check of its content and key, see ``_check``):
 
-- ``lgc_threads``: thread id -> ``tid``, plus a change counter (``epoch``).
+- ``lgc_threads``: thread id -> ``tid``, a change counter (``epoch``), the turn lease.
 - ``lgc_heads``: each namespace's newest checkpoint id and checkpoint count.
 - ``lgc_checkpoints``: checkpoint skeleton, parent, metadata, small inline values.
 - ``lgc_blobs``: one value per ``(channel, version)``; message lists as ref lists.
@@ -23,7 +23,7 @@ Tables (``tid`` is a thread's number in ``lgc_threads``; every stored row carrie
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, Literal, TypeVar
 
 from langgraph_compact.checkpoint._dialects import POSTGRES, SQLITE, Dialect
@@ -34,6 +34,7 @@ __all__ = [
     "Dialect",
     "Fetch",
     "Program",
+    "Replayable",
     "Stmt",
     "marks",
     "values_list",
@@ -48,6 +49,31 @@ A statement the database reports as damaged raises ``CorruptionError`` at its ``
 Stmt = tuple[str, Sequence[Any], Fetch]
 Program = Generator[Stmt, list[tuple[Any, ...]], T]
 """A storage operation as a generator: it yields statements and receives their rows."""
+
+
+class Replayable(Program[T]):
+    """A program that can start over: ``again()`` is a fresh run of the same operation.
+
+    The savers hand their programs over as these, so a runner whose transaction the
+    server rolled back (Postgres: ``_retry``) can run the operation again from the top.
+    """
+
+    def __init__(self, start: Callable[[], Program[T]]) -> None:
+        self._start = start
+        self._program = start()
+
+    def send(self, value: Any) -> Stmt:
+        return self._program.send(value)
+
+    def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Stmt:
+        return self._program.throw(typ, val, tb)
+
+    def close(self) -> None:
+        self._program.close()
+
+    def again(self) -> Replayable[T]:
+        self.close()
+        return Replayable(self._start)
 
 
 def marks(n: int) -> str:
@@ -78,6 +104,11 @@ BUMP_EPOCH = "UPDATE lgc_threads SET epoch = epoch + 1 WHERE tid = ?"
 SELECT_THREADS = "SELECT tid, thread_id, chk FROM lgc_threads ORDER BY thread_id"
 SELECT_THREAD_BY_TID = "SELECT thread_id, chk FROM lgc_threads WHERE tid = ?"
 
+SELECT_TURN = "SELECT turn_holder, turn_until FROM lgc_threads WHERE tid = ?"
+SET_TURN = "UPDATE lgc_threads SET turn_holder = ?, turn_until = ? WHERE tid = ?"
+CLEAR_TURN = """UPDATE lgc_threads SET turn_holder = NULL, turn_until = NULL
+    WHERE tid = ? AND turn_holder = ?"""
+
 SELECT_HEAD = """SELECT checkpoint_id, checkpoints, chk FROM lgc_heads
     WHERE tid = ? AND checkpoint_ns = ?"""
 SELECT_HEADS = "SELECT checkpoint_ns, checkpoint_id, checkpoints, chk FROM lgc_heads WHERE tid = ?"
@@ -97,11 +128,11 @@ SELECT_NAMESPACES = "SELECT DISTINCT checkpoint_ns FROM lgc_checkpoints WHERE ti
 # --- checkpoints ------------------------------------------------------------------------
 
 _CHECKPOINT_COLUMNS = "checkpoint_id, run_id, payload, tasks, chk"
-INSERT_CHECKPOINT = """INSERT INTO lgc_checkpoints
+APPEND_CHECKPOINT = """INSERT INTO lgc_checkpoints
     (tid, checkpoint_ns, checkpoint_id, run_id, payload, tasks, chk)
     VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM lgc_writes
-        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?), ?)
-    ON CONFLICT DO NOTHING RETURNING 1"""
+        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?), ?)"""
+INSERT_CHECKPOINT = APPEND_CHECKPOINT + " ON CONFLICT DO NOTHING RETURNING 1"
 REPLACE_CHECKPOINT = """UPDATE lgc_checkpoints SET run_id = ?, payload = ?, chk = ?
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 SELECT_CHECKPOINT = f"""SELECT {_CHECKPOINT_COLUMNS} FROM lgc_checkpoints
@@ -209,6 +240,9 @@ _MESSAGE_COLUMNS = (
 _MESSAGE_JOIN = "FROM lgc_messages m LEFT JOIN lgc_texts t ON t.tid = m.tid AND t.digest = m.digest"
 SELECT_MESSAGE_SEQ = "SELECT seq FROM lgc_messages WHERE tid = ? AND message_id = ? AND digest = ?"
 SELECT_MAX_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM lgc_messages WHERE tid = ?"
+SELECT_MESSAGE_SEQ_AND_MAX = """SELECT
+    (SELECT seq FROM lgc_messages WHERE tid = ? AND message_id = ? AND digest = ?),
+    (SELECT COALESCE(MAX(seq), 0) FROM lgc_messages WHERE tid = ?)"""
 INSERT_MESSAGE = """INSERT INTO lgc_messages (tid, seq, message_id, digest, role, tool_names,
     type, skeleton, content_in_text, chk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 INSERT_TEXT = """INSERT INTO lgc_texts (tid, digest, text) VALUES (?, ?, ?)

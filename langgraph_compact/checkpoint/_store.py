@@ -23,19 +23,9 @@ from langgraph.checkpoint.base import (
 )
 
 from langgraph_compact.checkpoint import _sql as q
-from langgraph_compact.checkpoint._check import (
-    Where,
-    blob_check,
-    corrupt,
-    decoding,
-    verify_check,
-)
-from langgraph_compact.checkpoint._codec import (
-    INLINE_MAX_BYTES,
-    REFS_TYPE,
-    key,
-    unkey,
-)
+from langgraph_compact.checkpoint._cas import check_summary_swap
+from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
+from langgraph_compact.checkpoint._codec import INLINE_MAX_BYTES, REFS_TYPE, key, unkey
 from langgraph_compact.checkpoint._guard import check_head
 from langgraph_compact.checkpoint._lane import (
     advance_head,
@@ -87,10 +77,12 @@ class CheckpointStore(MessageStore):
         new_versions: ChannelVersions,
         *,
         expect_head: bool = False,
+        continues: bool = False,
     ) -> q.Program[RunnableConfig]:
         """Store a checkpoint: values only for ``new_versions``, message lists as refs.
 
-        ``expect_head``: the parent must be the lane's newest checkpoint (``_guard``)."""
+        ``expect_head``: the parent must be the lane's newest checkpoint (``_guard``);
+        ``continues``: the parent was read as the newest, so summaries swap (``_cas``)."""
         thread_id, ns = _lane(config)
         th = cast(Thread, (yield from self.thread(thread_id, create=True)))
         cid = checkpoint["id"]
@@ -99,6 +91,8 @@ class CheckpointStore(MessageStore):
         parent = config["configurable"].get("checkpoint_id")
         if expect_head:
             yield from check_head(th.tid, thread_id, ns, parent, head[0] if head else None)
+        elif continues:
+            yield from check_summary_swap(self, thread_id, ns, parent, head and head[0], values)
         known = base[2] if base is not None else None
         inline: dict[str, tuple[str, bytes]] = {}
         empty: list[str] = []
@@ -134,7 +128,9 @@ class CheckpointStore(MessageStore):
         following = [] if appended else (yield from reencode_after(self, th, ns, cid))
         packed, chk = pack_row(self, th, ns, checkpoint, md, parent, inline, empty, run_id, base)
         row = (th.tid, ns, cid, run_id, packed.payload, th.tid, ns, key(cid), chk)
-        added = yield q.INSERT_CHECKPOINT, row, "all"
+        if appended:  # newer than the head, so a new row (one already there is an error)
+            yield q.APPEND_CHECKPOINT, row, "none"  # no wait for the answer
+        added = appended or bool((yield q.INSERT_CHECKPOINT, row, "all"))
         if not added:
             yield q.REPLACE_CHECKPOINT, (run_id, packed.payload, chk, th.tid, ns, cid), "none"
         if following:

@@ -19,6 +19,10 @@ runner differ. Many processes can share one database:
   serialization failure can arise.
 - a read program runs in one ``REPEATABLE READ READ ONLY`` snapshot, never blocked.
 
+A transaction the server rolls back as a deadlock victim or serialization failure
+(another client's locks, a stricter ``default_transaction_isolation``) runs again with
+bounded, jittered backoff (``retry=RetryPolicy(...)``, see ``_retry``), logged.
+
 One saver runs one operation at a time (its caches are per process, as in the SQLite
 savers); run more processes, or more savers, for parallel writes.
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
@@ -40,6 +45,7 @@ from psycopg_pool import ConnectionPool
 
 from langgraph_compact.checkpoint._api import ThreadedSaver
 from langgraph_compact.checkpoint._check import Where, corrupt, named
+from langgraph_compact.checkpoint._retry import RETRYABLE, RetryPolicy, retry_delay
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import POSTGRES, Program
 from langgraph_compact.errors import CorruptionError, SaverArgumentError
@@ -77,26 +83,28 @@ def thread_lock_key(thread_id: str) -> int:
 def begin(write: bool, where: Where | None) -> list[str]:
     """The statements that open a transaction: isolation level, then its locks.
 
-    A write naming a thread locks the thread (after the store, shared); a write naming
-    none (whole-store operations) locks the store exclusively.
+    A write naming a thread locks the thread (after the store, shared, in the same
+    statement: one fewer per transaction); a write naming none (whole-store
+    operations) locks the store exclusively.
 
     >>> begin(False, None)
     ['BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY']
     >>> begin(True, None)
     ['BEGIN ISOLATION LEVEL READ COMMITTED', 'SELECT pg_advisory_xact_lock(30512972384174081)']
+    >>> begin(True, Where("t"))[1].count("pg_advisory_xact_lock")
+    2
     """
     if not write:
         return ["BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"]
     thread = where.thread_id if where is not None else ""
+    # Select-list items are evaluated left to right: the store lock is always first.
     locks = (
-        [
-            f"pg_advisory_xact_lock_shared({STORE_LOCK})",
-            f"pg_advisory_xact_lock({thread_lock_key(thread)})",
-        ]
+        f"pg_advisory_xact_lock_shared({STORE_LOCK}), "
+        f"pg_advisory_xact_lock({thread_lock_key(thread)})"
         if thread
-        else [f"pg_advisory_xact_lock({STORE_LOCK})"]
+        else f"pg_advisory_xact_lock({STORE_LOCK})"
     )
-    return ["BEGIN ISOLATION LEVEL READ COMMITTED", *(f"SELECT {x}" for x in locks)]
+    return ["BEGIN ISOLATION LEVEL READ COMMITTED", f"SELECT {locks}"]
 
 
 def damaged(error: BaseException, where: Where | None) -> BaseException:
@@ -203,6 +211,7 @@ class CompactPostgresSaver(ThreadedSaver):
         index_text: see ``CompactSaverBase``.
         max_cached_messages: see ``CompactSaverBase``.
         single_writer: see ``CompactSaverBase``.
+        retry: how a transaction the server rolled back runs again (``_retry``).
     """
 
     def __init__(
@@ -213,6 +222,7 @@ class CompactPostgresSaver(ThreadedSaver):
         index_text: bool | None = None,
         max_cached_messages: int | None = None,
         single_writer: bool = False,
+        retry: RetryPolicy | None = None,
     ) -> None:
         super().__init__(
             serde=serde,
@@ -222,6 +232,7 @@ class CompactPostgresSaver(ThreadedSaver):
             dialect=POSTGRES,
         )
         self.conn = conn
+        self.retry = retry or RetryPolicy()
         self.lock = threading.Lock()
         self.is_setup = False
 
@@ -257,10 +268,17 @@ class CompactPostgresSaver(ThreadedSaver):
         self.is_setup = True
 
     def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
-        with self.lock, self._connection() as conn:
-            self._setup_locked(conn, where)
-            with self._store.cache.transaction():
-                return drive(conn, program, write=write, where=where)
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                with self.lock, self._connection() as conn:
+                    self._setup_locked(conn, where)
+                    with self._store.cache.transaction():
+                        return drive(conn, program, write=write, where=where)
+            except (*RETRYABLE, psycopg.OperationalError) as e:  # waits without the lock
+                time.sleep(retry_delay(self.retry, program, e, attempt, write=write, where=where))
+                program = program.again()  # type: ignore[attr-defined]  # a Replayable
 
     def _wal_remaining(self) -> int:
         return 0  # no log to empty: see POSTGRES.after_redaction

@@ -28,6 +28,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from langgraph_compact.checkpoint._api import LoopSaver
 from langgraph_compact.checkpoint._check import Where, named
+from langgraph_compact.checkpoint._retry import RETRYABLE, RetryPolicy, retry_delay
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import POSTGRES, Program
 from langgraph_compact.checkpoint.aio import _finish
@@ -117,6 +118,7 @@ class AsyncCompactPostgresSaver(LoopSaver):
         index_text: see ``CompactSaverBase``.
         max_cached_messages: see ``CompactSaverBase``.
         single_writer: see ``CompactSaverBase``.
+        retry: see ``CompactPostgresSaver``.
     """
 
     def __init__(
@@ -127,6 +129,7 @@ class AsyncCompactPostgresSaver(LoopSaver):
         index_text: bool | None = None,
         max_cached_messages: int | None = None,
         single_writer: bool = False,
+        retry: RetryPolicy | None = None,
     ) -> None:
         super().__init__(
             serde=serde,
@@ -136,6 +139,7 @@ class AsyncCompactPostgresSaver(LoopSaver):
             dialect=POSTGRES,
         )
         self.conn = conn
+        self.retry = retry or RetryPolicy()
         self.lock = asyncio.Lock()
         self.is_setup = False
         self.loop = asyncio.get_running_loop()
@@ -161,8 +165,16 @@ class AsyncCompactPostgresSaver(LoopSaver):
     async def _arun(
         self, program: Program[T], *, write: bool = False, where: Where | None = None
     ) -> T:
-        async with self.lock:
-            return await _finish(self._run_locked(program, write, where))
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                async with self.lock:
+                    return await _finish(self._run_locked(program, write, where))
+            except (*RETRYABLE, psycopg.OperationalError) as e:  # waits without the lock
+                delay = retry_delay(self.retry, program, e, attempt, write=write, where=where)
+                await asyncio.sleep(delay)
+                program = program.again()  # type: ignore[attr-defined]  # a Replayable
 
     async def _run_locked(self, program: Program[T] | None, write: bool, where: Where | None) -> T:
         if isinstance(self.conn, AsyncConnectionPool):
