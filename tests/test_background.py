@@ -169,21 +169,40 @@ def test_a_candidate_invalidated_by_a_change_is_discarded(change: str, tmp_path:
 
 
 def test_a_candidate_whose_generation_moved_is_discarded() -> None:
-    node = _node(_model(latency=1.0))
+    node = _node()
     graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
     _step(graph, config, START_MESSAGES)
     i, _ = _until(graph, config, 0, "started")
-    # A burst reaches the trigger while the candidate still runs: the foreground commits
-    # generation 1, so the candidate (extending no summary) must not be committed later.
-    burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(6)]
-    stats = _step(graph, config, burst)
-    assert stats["summary_source"] == "foreground" and stats["waited_for_summarizer"]
-    assert any(n.endswith("running") for n in stats["background"])
     assert node.background.wait(10)
+    # Another worker of the same thread commits generation 1 meanwhile (a shared saver):
+    # the candidate, which extends no summary, must not replace it.
+    raw = graph.get_state(config).values["messages"]
+    eager = BUDGET.model_copy(update={"trigger_fraction": 0.4, "target_fraction": 0.2})
+    theirs = compact(raw, None, CompactionSettings(eager, counter=COUNTER))
+    assert theirs.summary is not None and theirs.summary.generation == 1
+    graph.update_state(config, {"running_summary": theirs.summary})
     stats = _step(graph, config, _turn(i + 1))
     assert any("generation None" in n for n in stats["background"] if n.startswith("discarded"))
-    assert node.background.counts.committed == 0
-    assert graph.get_state(config).values["running_summary"].generation == 1
+    assert node.background.counts.discarded == 1 and node.background.counts.committed == 0
+    assert graph.get_state(config).values["running_summary"] == theirs.summary
+    node.close()
+
+
+def test_the_trigger_waits_for_a_running_candidate_instead_of_calling_again() -> None:
+    model = _model(latency=0.5)
+    node = _node(model)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    _until(graph, config, 0, "started")
+    # A burst reaches the trigger while the candidate runs: the call waits for it and
+    # summarizes only what the burst added on top of it.
+    burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(6)]
+    stats = _step(graph, config, burst)
+    assert stats["summary_source"] in ("background", "background+foreground")
+    assert stats["waited_for_summarizer"]
+    assert "waited for the running candidate" in stats["background"]
+    summary = graph.get_state(config).values["running_summary"]
+    assert summary.parent_generation in (None, 1) and node.background.counts.committed == 1
     node.close()
 
 

@@ -35,7 +35,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -43,7 +43,9 @@ from langchain_core.messages import BaseMessage
 from langgraph_compact.compaction.anchor import FoldAnchor
 from langgraph_compact.compaction.assemble import CompactionResult
 from langgraph_compact.compaction.candidate import (
-    Parent,
+    MAX_CANDIDATES,
+    BackgroundCounts,
+    Candidate,
     background_enabled,
     candidate_invalid,
     candidate_plan,
@@ -62,37 +64,9 @@ from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.usage import ModelPrice, UsageTotals, record_usage, summarizer_usage
 
-__all__ = ["MAX_CANDIDATES", "BackgroundCompactor", "BackgroundCounts"]
+__all__ = ["BackgroundCompactor"]
 
 log = logging.getLogger(__name__)
-
-MAX_CANDIDATES = 1_024
-"""Finished candidates kept for threads that have not called again; the oldest go first."""
-
-
-@dataclass
-class BackgroundCounts:
-    """What a compactor's candidates came to, since it was made."""
-
-    started: int = 0
-    committed: int = 0
-    discarded: int = 0
-    """Finished but invalid when consulted (edited, redacted, branched, generation moved)."""
-    failed: int = 0
-    """The summarizer raised, timed out or answered garbage; or the loop was closed."""
-    busy: int = 0
-    """Not started: ``background_workers`` candidates were running already."""
-
-
-@dataclass
-class _Candidate:
-    parent: Parent
-    span: tuple[int, int]
-    done: bool = False
-    summary: RunningSummary | None = None
-    error: str | None = None
-    usage: dict[str, UsageTotals] = field(default_factory=dict)
-    landed: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass(frozen=True)
@@ -101,8 +75,12 @@ class _Step:
 
     plan: CompactionPlan
     committed: RunningSummary | None
-    ahead: tuple[CompactionPlan, _Candidate] | None
+    ahead: tuple[CompactionPlan, Candidate] | None
     notes: list[str]
+    running: Candidate | None = None
+    """At the trigger: the key's candidate, still running, that extends the stored summary
+    (waiting for it is shorter than a fresh call)."""
+    waited: bool = False
 
 
 class BackgroundCompactor:
@@ -118,7 +96,7 @@ class BackgroundCompactor:
     def __init__(self, prices: Mapping[str, ModelPrice] | None = None) -> None:
         self.prices = prices
         self.counts = BackgroundCounts()
-        self._slots: OrderedDict[Hashable, _Candidate] = OrderedDict()
+        self._slots: OrderedDict[Hashable, Candidate] = OrderedDict()
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -135,6 +113,8 @@ class BackgroundCompactor:
     ) -> CompactionResult:
         """Like ``compact``; commits a valid finished candidate, starts the next one."""
         step = self._prepare(raw, summary, settings, key, anchor)
+        if step.running is not None and step.running.landed.wait(settings.summarizer_timeout):
+            step = self._prepare(raw, summary, settings, key, anchor, step.notes)
         if step.ahead is not None:
             self._start_thread(*step.ahead, settings)
         answer = call_summarizer(step.plan, settings) if step.plan.request is not None else None
@@ -152,6 +132,8 @@ class BackgroundCompactor:
     ) -> CompactionResult:
         """Async twin of ``compact``: candidates run as tasks on the running loop."""
         step = self._prepare(raw, summary, settings, key, anchor)
+        if step.running is not None and await _landed(step.running, settings.summarizer_timeout):
+            step = self._prepare(raw, summary, settings, key, anchor, step.notes)
         if step.ahead is not None:
             self._start_task(*step.ahead, settings)
         plan = step.plan
@@ -196,17 +178,24 @@ class BackgroundCompactor:
         settings: CompactionSettings,
         key: Hashable,
         anchor: FoldAnchor | Mapping[str, Any] | None,
+        waited: list[str] | None = None,
     ) -> _Step:
+        """Plan the call; ``waited``: the notes so far, after waiting for a candidate."""
         if summary is not None and not isinstance(summary, RunningSummary):
             summary = RunningSummary.model_validate(summary)
         plan = plan_compaction(raw, summary, settings, anchor)
-        notes: list[str] = []
+        notes = [*(waited or ()), *(["waited for the running candidate"] if waited else [])]
         if not background_enabled(settings):
             return _Step(plan, None, None, notes)
         found = self._settle(key, plan, settings, notes)
         if plan.request is not None and found is not None:
             # The candidate is the stored summary now; the fold is placed afresh after it.
-            return _Step(plan_compaction(raw, found, settings), found, None, notes)
+            rest = plan_compaction(raw, found, settings)
+            return _Step(rest, found, None, notes, waited=waited is not None)
+        running = self._slots.get(key) if plan.request is not None and waited is None else None
+        if running is not None and not running.done:
+            extends = running.parent == parent_of(plan, settings.counter.cache)
+            return _Step(plan, None, None, notes, running if extends else None)
         due = plan.request is None and key not in self._slots
         ahead = candidate_plan(plan, settings) if due else None
         started = self._admit(key, ahead, settings, notes) if ahead is not None else None
@@ -250,7 +239,7 @@ class BackgroundCompactor:
 
     def _admit(
         self, key: Hashable, ahead: CompactionPlan, settings: CompactionSettings, notes: list[str]
-    ) -> _Candidate | None:
+    ) -> Candidate | None:
         """The key's new candidate, registered; None when the key has one already or
         ``background_workers`` candidates are running."""
         request = ahead.request
@@ -264,7 +253,7 @@ class BackgroundCompactor:
                 self.counts.busy += 1
                 notes.append("busy: not started")
                 return None
-            found = self._slots[key] = _Candidate(parent_of(ahead, settings.counter.cache), span)
+            found = self._slots[key] = Candidate(parent_of(ahead, settings.counter.cache), span)
             done = [k for k, c in self._slots.items() if c.done]
             for old in done[: max(0, len(self._slots) - MAX_CANDIDATES)]:
                 del self._slots[old]
@@ -273,7 +262,7 @@ class BackgroundCompactor:
         return found
 
     def _start_thread(
-        self, ahead: CompactionPlan, found: _Candidate, settings: CompactionSettings
+        self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings
     ) -> None:
         with self._lock:
             if self._pool is None:
@@ -287,27 +276,28 @@ class BackgroundCompactor:
         future.add_done_callback(lambda _: self._ended(found))
 
     def _start_task(
-        self, ahead: CompactionPlan, found: _Candidate, settings: CompactionSettings
+        self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings
     ) -> None:
         loop = asyncio.get_running_loop()
         task = loop.create_task(self._awork(found, ahead, settings), context=contextvars.Context())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(lambda _: self._ended(found))
+        found.task = task
 
-    def _work(self, found: _Candidate, ahead: CompactionPlan, settings: CompactionSettings) -> None:
+    def _work(self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings) -> None:
         with summarizer_usage(self.prices) as usage:
             answer = call_summarizer(ahead, settings)
         self._land(found, ahead, answer, settings, usage.by)
 
     async def _awork(
-        self, found: _Candidate, ahead: CompactionPlan, settings: CompactionSettings
+        self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings
     ) -> None:
         with summarizer_usage(self.prices) as usage:
             answer = await acall_summarizer(ahead, settings)
         self._land(found, ahead, answer, settings, usage.by)
 
-    def _ended(self, found: _Candidate) -> None:
+    def _ended(self, found: Candidate) -> None:
         """A candidate's thread or task is over: if it never landed, it was cancelled
         (``close``, or its event loop shut down) and counts as failed."""
         with self._lock:
@@ -317,7 +307,7 @@ class BackgroundCompactor:
 
     def _land(
         self,
-        found: _Candidate,
+        found: Candidate,
         ahead: CompactionPlan,
         answer: object,
         settings: CompactionSettings,
@@ -345,4 +335,16 @@ def _finish(
 ) -> CompactionResult:
     result = finish_compaction(step.plan, answer, settings, blocks=blocks)
     topped_up = step.plan.request is not None
-    return with_candidate(result, step.committed, topped_up, tuple(step.notes))
+    return with_candidate(result, step.committed, topped_up, tuple(step.notes), step.waited)
+
+
+async def _landed(found: Candidate, timeout: float | None) -> bool:
+    """Wait (without blocking the loop) for a running candidate; False on timeout, or when
+    its task belongs to another event loop (it cannot be awaited from this one)."""
+    task = found.task
+    if task is None:
+        return await asyncio.to_thread(found.landed.wait, timeout)
+    if task.get_loop() is not asyncio.get_running_loop():
+        return False
+    await asyncio.wait({task}, timeout=timeout)
+    return found.landed.is_set()

@@ -6,7 +6,9 @@ threads, no model calls.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import asyncio
+import threading
+from dataclasses import dataclass, field, replace
 
 from langgraph_compact.compaction.assemble import CompactionResult
 from langgraph_compact.compaction.llm import ChatModelSummarizer
@@ -14,8 +16,12 @@ from langgraph_compact.compaction.plan import CompactionPlan, check_summary, pla
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.messages import MessageCache, span_digest
+from langgraph_compact.usage import UsageTotals
 
 __all__ = [
+    "MAX_CANDIDATES",
+    "BackgroundCounts",
+    "Candidate",
     "Parent",
     "background_enabled",
     "candidate_invalid",
@@ -27,6 +33,39 @@ __all__ = [
 Parent = tuple[int | None, int, str | None, str]
 """The summary a candidate extends, (generation, covered_through, span digest), or (None,
 head_end, None) without one; and the digest of the head it read (the first request)."""
+
+
+MAX_CANDIDATES = 1_024
+"""Finished candidates kept for threads that have not called again; the oldest go first."""
+
+
+@dataclass
+class BackgroundCounts:
+    """What a compactor's candidates came to, since it was made."""
+
+    started: int = 0
+    committed: int = 0
+    discarded: int = 0
+    """Finished but invalid when consulted (edited, redacted, branched, generation moved)."""
+    failed: int = 0
+    """The summarizer raised, timed out or answered garbage; or the loop was closed."""
+    busy: int = 0
+    """Not started: ``background_workers`` candidates were running already."""
+
+
+@dataclass
+class Candidate:
+    """A background summary: what it extends, its span, and how it landed."""
+
+    parent: Parent
+    span: tuple[int, int]
+    done: bool = False
+    summary: RunningSummary | None = None
+    error: str | None = None
+    usage: dict[str, UsageTotals] = field(default_factory=dict)
+    landed: threading.Event = field(default_factory=threading.Event)
+    task: asyncio.Task[None] | None = None
+    """The task summarizing it (async graphs); None: a worker thread."""
 
 
 def background_enabled(settings: CompactionSettings) -> bool:
@@ -97,10 +136,14 @@ def with_candidate(
     committed: RunningSummary | None,
     topped_up: bool,
     notes: tuple[str, ...],
+    waited: bool = False,
 ) -> CompactionResult:
     """``result`` with what background compaction did; a committed candidate counts as the
-    call's summary (``topped_up``: the call summarized the rest in the foreground)."""
+    call's summary (``topped_up``: the call summarized the rest in the foreground;
+    ``waited``: the call waited for the candidate to land)."""
     stats = replace(result.stats, background=notes)
+    if waited:
+        stats = replace(stats, waited_for_summarizer=True)
     if committed is not None and not topped_up:
         stats = replace(
             stats,
