@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import START, StateGraph
+from pydantic import Field
 
 from langgraph_compact import (
     Budget,
@@ -27,8 +29,14 @@ from langgraph_compact import (
     TokenCounter,
 )
 from langgraph_compact.checkpoint import CompactSqliteSaver
-from langgraph_compact.compaction import Section, check_summary, compact, protocol_violations
-from langgraph_compact.compaction.candidate import background_enabled
+from langgraph_compact.compaction import (
+    Section,
+    check_summary,
+    compact,
+    plan_compaction,
+    protocol_violations,
+)
+from langgraph_compact.compaction.candidate import Pace, background_enabled, candidate_plan
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.node import SERDE_ALLOWLIST
 from langgraph_compact.replay import coverage_gap
@@ -96,11 +104,11 @@ def _step(graph: Any, config: Any, messages: list[BaseMessage]) -> dict[str, Any
 
 
 def _until(
-    graph: Any, config: Any, first: int, want: str, limit: int = 60
+    graph: Any, config: Any, first: int, want: str, limit: int = 60, size: int = 40
 ) -> tuple[int, dict[str, Any]]:
     """Feed turns from ``first`` until the stats say ``want`` (a note prefix or a source)."""
     for i in range(first, first + limit):
-        stats = _step(graph, config, _turn(i))
+        stats = _step(graph, config, _turn(i, size))
         if stats["summary_source"] == want or any(n.startswith(want) for n in stats["background"]):
             return i, stats
     raise AssertionError(f"no call with {want!r} in {limit} turns")
@@ -112,28 +120,52 @@ def test_auto_is_on_for_model_summarizers_only() -> None:
     assert background_enabled(CompactionSettings(BUDGET, background=True))
 
 
+class ThreadRecordingModel(TailSummaryModel):
+    """Records the thread each call runs in (foreground calls run in the graph's own)."""
+
+    threads: list[str] = Field(default_factory=list)
+
+    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+        self.threads.append(threading.current_thread().name)
+        return super()._generate(*args, **kwargs)
+
+
 def test_a_ready_candidate_is_committed_at_the_trigger_without_waiting() -> None:
-    model = _model()
-    node = _node(model)
+    model = ThreadRecordingModel(
+        counter=COUNTER, json_section=Section.CRITICAL.value, latency=LATENCY, threads=[]
+    )
+    # No timeout: a foreground call would run in the graph's thread, not a summarizer's.
+    node = _node(model, summarizer_timeout=None, background_threshold=0.9)
     graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
     _step(graph, config, START_MESSAGES)
-    i, stats = _until(graph, config, 0, "started")
+    i, stats = _until(graph, config, 0, "started", size=6)  # small outputs: steady growth
     assert stats["summary_source"] is None and not stats["waited_for_summarizer"]
-    assert node.background.wait(10)
-    calls = model.calls
-    assert calls >= 1  # the candidate asked the model, off the critical path
-    i, stats = _until(graph, config, i + 1, "background")
-    assert model.calls == calls  # the event itself did not call the model
-    assert not stats["waited_for_summarizer"] and stats["summarized"]
+    for j in range(i + 1, i + 80):
+        assert node.background.wait(10)  # the agent's turn gives the candidate its time
+        stats = _step(graph, config, _turn(j, size=6))
+        if stats["summary_source"]:
+            break
+    assert stats["summary_source"] == "background" and stats["summarized"]
+    assert not stats["waited_for_summarizer"]
     assert any(n.startswith("committed") for n in stats["background"])
+    assert model.threads and all(
+        t.startswith("langgraph-compact-background") for t in model.threads
+    )
     summary = graph.get_state(config).values["running_summary"]
     assert (summary.generation, summary.parent_generation) == (1, None)
-    assert summary.summarizer == "chat-model" or summary.summarizer
     assert node.background.counts.committed == 1
     node.close()
 
 
-@pytest.mark.parametrize("change", ["edit", "head", "redaction", "branch"])
+REASONS = {
+    "edit": "covered messages changed",
+    "head": "the head",
+    "redaction": "covered messages changed",
+    "branch": "summary covers up to",
+}
+
+
+@pytest.mark.parametrize("change", sorted(REASONS))
 def test_a_candidate_invalidated_by_a_change_is_discarded(change: str, tmp_path: Path) -> None:
     node = _node()
     with CompactSqliteSaver.from_conn_string(str(tmp_path / "t.sqlite")) as saver:
@@ -159,7 +191,8 @@ def test_a_candidate_invalidated_by_a_change_is_discarded(change: str, tmp_path:
                 break
         # Discarded on the first call after the change, before the trigger; what is
         # committed at the trigger is made from the changed history.
-        assert notes[0].startswith("discarded") and node.background.counts.discarded == 1
+        assert notes[0].startswith("discarded: " + REASONS[change]), notes
+        assert node.background.counts.discarded >= 1
         assert stats["summary_source"] in ("foreground", "background")
         values = graph.get_state(config).values
         summary = values["running_summary"]
@@ -177,7 +210,7 @@ def test_a_candidate_whose_generation_moved_is_discarded() -> None:
     # Another worker of the same thread commits generation 1 meanwhile (a shared saver):
     # the candidate, which extends no summary, must not replace it.
     raw = graph.get_state(config).values["messages"]
-    eager = BUDGET.model_copy(update={"trigger_fraction": 0.4, "target_fraction": 0.2})
+    eager = BUDGET.model_copy(update={"trigger_fraction": 0.1, "target_fraction": 0.05})
     theirs = compact(raw, None, CompactionSettings(eager, counter=COUNTER))
     assert theirs.summary is not None and theirs.summary.generation == 1
     graph.update_state(config, {"running_summary": theirs.summary})
@@ -228,6 +261,7 @@ async def test_async_graph_commits_a_candidate_made_by_a_task() -> None:
     graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
     await graph.ainvoke({"messages": START_MESSAGES}, config)
     committed: dict[str, Any] | None = None
+    before = set(threading.enumerate())
     stats: dict[str, Any] = {}
     for i in range(60):
         async for mode, chunk in graph.astream({"messages": _turn(i)}, config, stream_mode=MODES):
@@ -239,12 +273,13 @@ async def test_async_graph_commits_a_candidate_made_by_a_task() -> None:
             committed = stats
             break
     assert committed is not None and not committed["waited_for_summarizer"]
-    assert not any(t.name.startswith("langgraph-compact-background") for t in threading.enumerate())
+    assert not [t for t in set(threading.enumerate()) - before if "compact" in t.name]
     await node.aclose()
     assert not node.background._tasks
 
 
 def test_one_worker_bounds_candidates_and_close_leaves_no_threads() -> None:
+    before = set(threading.enumerate())
     node = _node(_model(latency=0.5), background_workers=1)
     graph = _graph(node)
     a, b = {"configurable": {"thread_id": "a"}}, {"configurable": {"thread_id": "b"}}
@@ -256,8 +291,9 @@ def test_one_worker_bounds_candidates_and_close_leaves_no_threads() -> None:
             break
         _step(graph, b, _turn(i))
     assert node.background.counts.started == 1 and node.background.counts.busy == 1
+    assert [t for t in set(threading.enumerate()) - before if "compact-background" in t.name]
     node.close()
-    assert not [t for t in threading.enumerate() if t.name.startswith("langgraph-compact")]
+    assert not [t for t in set(threading.enumerate()) - before if "compact" in t.name]
 
 
 def test_extractive_default_is_unchanged_by_the_background_machinery() -> None:
@@ -284,14 +320,72 @@ class MeteredModel(TailSummaryModel):
 
 def test_the_candidates_summarizer_usage_reaches_the_ledger_of_the_commit() -> None:
     model = MeteredModel(counter=COUNTER, json_section=Section.CRITICAL.value, latency=LATENCY)
-    node = _node(model)
+    node = _node(model, background_threshold=0.9)
     graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
     _step(graph, config, START_MESSAGES)
-    i, _ = _until(graph, config, 0, "started")
+    i, _ = _until(graph, config, 0, "started", size=6)
     assert node.background.wait(10)
     before = (graph.get_state(config).values.get("usage") or {}).get("by", {})
     assert "summarizer:metered" not in before  # not counted until committed (or discarded)
-    _until(graph, config, i + 1, "background")
+    _until(graph, config, i + 1, "background", size=6)
     by = graph.get_state(config).values["usage"]["by"]["summarizer:metered"]
     assert by["calls"] == model.calls and by["input_tokens"] == 500 * model.calls
     node.close()
+
+
+def test_pace_delays_a_candidate_until_the_trigger_is_near() -> None:
+    pace = Pace()
+    for k, total in enumerate((1_000, 1_200, 1_400)):
+        pace.observe(total, now=float(k))
+    assert pace.seconds_to(2_400) == pytest.approx(5.0)  # 200 tokens a call, a call a second
+    settings = CompactionSettings(BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(_model()))
+    history = [*START_MESSAGES, *(m for i in range(40) for m in _turn(i, size=6))]
+    plans = (plan_compaction(history[: 2 + 2 * n], None, settings) for n in range(40))
+    plan = next(p for p in plans if p.request is None and candidate_plan(p, settings))
+    assert plan.tokens_before_summary > BUDGET.target_tokens  # in the warning zone
+    assert candidate_plan(plan, settings, eta=60.0, run_time=2.0) is None  # plenty of time
+    ahead = candidate_plan(plan, settings, eta=5.0, run_time=2.0)  # within LEAD runs
+    assert ahead is not None and ahead.request is not None
+    assert ahead.request.span_start == plan.body_start and ahead.cut > plan.body_start
+
+
+def test_create_agent_middleware_prepares_summaries_in_the_background() -> None:
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+
+    from langgraph_compact.middleware import CompactionMiddleware
+
+    class SlowAgent(GenericFakeChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> SlowAgent:  # type: ignore[override]
+            return self
+
+        def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+            time.sleep(0.3)  # the agent's own model call: the candidate's time
+            return super()._generate(messages, *args, **kwargs)
+
+    @tool
+    def read_file(path: str) -> str:
+        """Read a file."""
+        return f"contents of {path}\n" + "data line\n" * 120
+
+    calls = [{"id": f"c{i}", "name": "read_file", "args": {"path": f"m{i}.py"}} for i in range(30)]
+    note = "Next module; so far the modules define helpers and constants only. " * 8
+    turns = [AIMessage(note, tool_calls=[c]) for c in calls]
+    mw = CompactionMiddleware(BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(_model()))
+    agent = create_agent(
+        SlowAgent(messages=iter([*turns, AIMessage("All read.")])),
+        [read_file],
+        system_prompt="You read files.",
+        middleware=[mw],
+        checkpointer=InMemorySaver(),
+    )
+    config = {"configurable": {"thread_id": "m"}}
+    request = {"messages": [("user", "Read every module.")]}
+    out = agent.invoke(request, {**config, "recursion_limit": 200})
+    assert len(out["messages"]) == 62  # nothing removed from the thread
+    assert mw.background.counts.started >= 1 and mw.background.counts.committed >= 1
+    summary = agent.get_state(config).values["running_summary"]
+    assert summary.covered_through > 2 and summary.generation >= 2
+    mw.close()

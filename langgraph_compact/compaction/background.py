@@ -3,20 +3,19 @@
 With a model summarizer a compaction event costs seconds between the user and the answer.
 ``BackgroundCompactor`` takes that call off the critical path:
 
-1. **Start.** A call that needs no summary but is above ``background_threshold`` of the
-   trigger (the warning zone) starts a *candidate* (``compaction.candidate``): the summary
-   the next event would commit, made from a snapshot of the history in a worker thread
-   (sync graphs; a small pool owned by the compactor) or an asyncio task on the running
-   loop (async graphs).
+1. **Start.** A call above ``background_threshold`` of the trigger, once the thread's pace
+   says the trigger is near (``compaction.candidate``), starts a *candidate*: the summary
+   the next event would commit, from a snapshot, in a worker thread (sync graphs; a small
+   pool owned by the compactor) or a task on the running loop (async graphs).
 2. **Commit.** When a later call reaches the trigger, a finished candidate is committed
    only if it still holds — a compare-and-swap on the summary it extends (generation,
    cursor, digest) and on its own span (still a prefix of the history, same ids and
    digest). The call is then planned with the candidate as the stored summary; if that is
    still over the trigger (a burst since the snapshot), the rest is summarized in the
    foreground, chained on the candidate: coverage stays contiguous.
-3. **Otherwise** — no candidate, one still running, one invalidated (edit, redaction,
-   branch, moved generation) or failed — the call waits for the summarizer as without
-   background. Invalid and failed candidates are discarded: logged, counted, in the stats.
+3. **Otherwise** the call waits: for the candidate still running, or for the summarizer as
+   without background. Candidates invalidated (edit, redaction, branch, moved generation)
+   or failed are discarded: logged, counted, in the stats; never committed.
 
 Bounded: one candidate per thread key, at most ``background_workers`` running, the
 summarizer timeout holds in the worker, failures are never raised into the graph.
@@ -30,6 +29,7 @@ import asyncio
 import contextvars
 import logging
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
@@ -46,9 +46,12 @@ from langgraph_compact.compaction.candidate import (
     MAX_CANDIDATES,
     BackgroundCounts,
     Candidate,
+    Pace,
     background_enabled,
     candidate_invalid,
     candidate_plan,
+    landed,
+    moving_average,
     parent_of,
     with_candidate,
 )
@@ -78,8 +81,7 @@ class _Step:
     ahead: tuple[CompactionPlan, Candidate] | None
     notes: list[str]
     running: Candidate | None = None
-    """At the trigger: the key's candidate, still running, that extends the stored summary
-    (waiting for it is shorter than a fresh call)."""
+    """At the trigger: a running candidate on the stored summary (sooner than a new call)."""
     waited: bool = False
 
 
@@ -100,6 +102,8 @@ class BackgroundCompactor:
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._paces: dict[Hashable, Pace] = {}
+        self.run_time: float | None = None  # seconds per candidate (moving average)
 
     def compact(
         self,
@@ -132,7 +136,7 @@ class BackgroundCompactor:
     ) -> CompactionResult:
         """Async twin of ``compact``: candidates run as tasks on the running loop."""
         step = self._prepare(raw, summary, settings, key, anchor)
-        if step.running is not None and await _landed(step.running, settings.summarizer_timeout):
+        if step.running is not None and await landed(step.running, settings.summarizer_timeout):
             step = self._prepare(raw, summary, settings, key, anchor, step.notes)
         if step.ahead is not None:
             self._start_task(*step.ahead, settings)
@@ -141,8 +145,7 @@ class BackgroundCompactor:
         return _finish(step, answer, settings, blocks)
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the candidates running now have landed; False on timeout. For
-        tests and graceful shutdown (an async graph's tasks need their loop: ``drain``)."""
+        """Block until the running candidates have landed (False on timeout); async: ``drain``."""
         with self._lock:
             running = [c.landed for c in self._slots.values() if not c.done]
         return all(event.wait(timeout) for event in running)
@@ -188,18 +191,23 @@ class BackgroundCompactor:
         if not background_enabled(settings):
             return _Step(plan, None, None, notes)
         found = self._settle(key, plan, settings, notes)
-        if plan.request is not None and found is not None:
-            # The candidate is the stored summary now; the fold is placed afresh after it.
-            rest = plan_compaction(raw, found, settings)
-            return _Step(rest, found, None, notes, waited=waited is not None)
         running = self._slots.get(key) if plan.request is not None and waited is None else None
-        if running is not None and not running.done:
+        if found is None and running is not None and not running.done:
             extends = running.parent == parent_of(plan, settings.counter.cache)
             return _Step(plan, None, None, notes, running if extends else None)
+        if plan.request is not None and found is not None:
+            # The candidate is the stored summary now; the fold is placed afresh after it.
+            plan = plan_compaction(raw, found, settings)
+        pace = self._paces.setdefault(key, Pace())
+        if len(self._paces) > MAX_CANDIDATES:  # threads long gone: forget the oldest
+            self._paces.pop(next(iter(self._paces)))
+        pace.observe(plan.tokens_before_summary, time.monotonic())
+        eta = pace.seconds_to(settings.budget.trigger_tokens)
         due = plan.request is None and key not in self._slots
-        ahead = candidate_plan(plan, settings) if due else None
+        ahead = candidate_plan(plan, settings, eta, self.run_time) if due else None
         started = self._admit(key, ahead, settings, notes) if ahead is not None else None
-        return _Step(plan, None, (ahead, started) if ahead and started else None, notes)
+        begun = (ahead, started) if ahead and started else None
+        return _Step(plan, found, begun, notes, waited=found is not None and waited is not None)
 
     def _settle(
         self, key: Hashable, plan: CompactionPlan, settings: CompactionSettings, notes: list[str]
@@ -216,10 +224,7 @@ class BackgroundCompactor:
             if not found.done:
                 notes.append(f"candidate of {found.span[0]}..{found.span[1]} running")
                 return None
-            if found.error is not None or found.summary is None:
-                why: str | None = f"failed: {found.error}"
-            else:
-                why = candidate_invalid(found.summary, found.parent, plan, settings)
+            why = candidate_invalid(found, plan, settings)
             if why is None and plan.request is None:
                 return None
             del self._slots[key]
@@ -286,15 +291,19 @@ class BackgroundCompactor:
         found.task = task
 
     def _work(self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings) -> None:
+        started = time.monotonic()
         with summarizer_usage(self.prices) as usage:
             answer = call_summarizer(ahead, settings)
+        self.run_time = moving_average(self.run_time, time.monotonic() - started)
         self._land(found, ahead, answer, settings, usage.by)
 
     async def _awork(
         self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings
     ) -> None:
+        started = time.monotonic()
         with summarizer_usage(self.prices) as usage:
             answer = await acall_summarizer(ahead, settings)
+        self.run_time = moving_average(self.run_time, time.monotonic() - started)
         self._land(found, ahead, answer, settings, usage.by)
 
     def _ended(self, found: Candidate) -> None:
@@ -336,15 +345,3 @@ def _finish(
     result = finish_compaction(step.plan, answer, settings, blocks=blocks)
     topped_up = step.plan.request is not None
     return with_candidate(result, step.committed, topped_up, tuple(step.notes), step.waited)
-
-
-async def _landed(found: Candidate, timeout: float | None) -> bool:
-    """Wait (without blocking the loop) for a running candidate; False on timeout, or when
-    its task belongs to another event loop (it cannot be awaited from this one)."""
-    task = found.task
-    if task is None:
-        return await asyncio.to_thread(found.landed.wait, timeout)
-    if task.get_loop() is not asyncio.get_running_loop():
-        return False
-    await asyncio.wait({task}, timeout=timeout)
-    return found.landed.is_set()

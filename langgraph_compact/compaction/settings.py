@@ -77,8 +77,10 @@ class CompactionSettings:
             graphs) and committed when the trigger is reached, if its span and the
             summary generation are unchanged. None (auto): on for ``ChatModelSummarizer``
             (a model call takes seconds), off for the local ``ExtractiveSummarizer``.
-        background_threshold: share of ``budget.trigger_tokens`` above which a candidate
-            is started (kept above ``budget.target_tokens``).
+        background_threshold: share of ``budget.trigger_tokens`` below which no candidate
+            starts (kept above ``budget.target_tokens``). Above it, a candidate starts when
+            the thread's pace puts the trigger within two summarizer runs (measured), or
+            at once while they are unmeasured: later leaves less in the tail at commit.
         background_workers: the most candidates summarized at once, per node.
     """
 
@@ -102,7 +104,7 @@ class CompactionSettings:
     thrash_min_saving: float = 0.2
     thrash_resume: float = 0.5
     background: bool | None = None
-    background_threshold: float = 0.8
+    background_threshold: float = 0.6
     background_workers: int = 2
 
     def __post_init__(self) -> None:
