@@ -14,7 +14,8 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
+from contextlib import suppress
 from dataclasses import replace
 from typing import Annotated, Any, NotRequired, cast
 
@@ -27,10 +28,11 @@ from langchain.agents.middleware.types import (
     PrivateStateAttr,
 )
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
+from langgraph.config import get_config
 from langgraph.types import Command
 
 from langgraph_compact.compaction.assemble import CompactionResult
-from langgraph_compact.compaction.run import acompact, compact
+from langgraph_compact.compaction.background import BackgroundCompactor
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.tasks import task_block
@@ -57,7 +59,9 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
         tasks_key: state key of a to-do list (``todos``: the list LangChain's
             ``TodoListMiddleware`` and deepagents keep with ``write_todos``; a ``TaskList``
             works too), shown after the summary once there is one. None: not shown.
-        **settings: any other ``CompactionSettings`` field.
+        **settings: any other ``CompactionSettings`` field; ``background`` prepares the
+            next summary off the critical path (``compaction.background``), one candidate
+            per thread; ``close()`` stops its worker threads.
     """
 
     state_schema = CompactionMiddlewareState
@@ -73,6 +77,18 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
         base = budget if isinstance(budget, CompactionSettings) else CompactionSettings(budget)
         self.settings = replace(base, **settings) if settings else base
         self.tasks_key = tasks_key
+        self.background = BackgroundCompactor()
+
+    def close(self) -> None:
+        """Stop background compaction: cancel queued candidates, wait for running ones."""
+        self.background.close()
+
+    @staticmethod
+    def _key() -> Hashable:
+        """The thread the call belongs to (one background candidate per thread)."""
+        with suppress(RuntimeError):  # outside a graph run there is no config
+            return (get_config().get("configurable") or {}).get("thread_id")
+        return None
 
     def _blocks(self, request: ModelRequest[Any]) -> list[BaseMessage]:
         if self.tasks_key is None:
@@ -107,13 +123,17 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
         self, request: ModelRequest[Any], handler: Handler
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Compact, call the model with the projection, and save a changed summary."""
-        result = compact(*self._inputs(request), self.settings, blocks=self._blocks(request))
+        raw, summary = self._inputs(request)
+        result = self.background.compact(
+            raw, summary, self.settings, key=self._key(), blocks=self._blocks(request)
+        )
         return self._response(result, handler(self._request(request, result)))
 
     async def awrap_model_call(
         self, request: ModelRequest[Any], handler: AsyncHandler
     ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
         """Async twin of ``wrap_model_call``."""
-        blocks = self._blocks(request)
-        result = await acompact(*self._inputs(request), self.settings, blocks=blocks)
+        raw, summary = self._inputs(request)
+        blocks, key = self._blocks(request), self._key()
+        result = await self.background.acompact(raw, summary, self.settings, key=key, blocks=blocks)
         return self._response(result, await handler(self._request(request, result)))

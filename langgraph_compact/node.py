@@ -34,7 +34,7 @@ from langgraph.managed import RemainingSteps
 from langgraph_compact.calibrate import CallMemory, LastCall, calibrated, next_ratio, tool_tokens
 from langgraph_compact.compaction.anchor import FoldAnchor, shared_prefix
 from langgraph_compact.compaction.assemble import CompactionResult
-from langgraph_compact.compaction.run import acompact, compact
+from langgraph_compact.compaction.background import BackgroundCompactor
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
@@ -145,6 +145,10 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         **settings: any other ``CompactionSettings`` field (``counter``, ``summarizer``,
             ``policies``, ``keep_recent_tokens``, ``dedupe``, ...).
 
+    With ``background`` (a setting; on by default for ``ChatModelSummarizer``) the next
+    summary is prepared off the critical path (``compaction.background``); ``close()``
+    stops its worker threads, ``node.background.counts`` says what candidates came to.
+
     The node emits a custom stream event ``{"compaction": stats}`` (``stream_mode=
     "custom"``): ``dataclasses.asdict`` of the call's ``CompactionStats``, with
     ``cacheable_prefix`` measured against the thread's previous projection.
@@ -181,6 +185,15 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         self.calibrate = calibrate
         self.tool_tokens = tool_tokens(tools, self.settings.counter)
         self.calls = CallMemory()
+        self.background = BackgroundCompactor(prices)
+
+    def close(self) -> None:
+        """Stop background compaction: cancel queued candidates, wait for running ones."""
+        self.background.close()
+
+    async def aclose(self) -> None:
+        """Async twin of ``close``: also cancels the candidates' tasks on this loop."""
+        await self.background.aclose()
 
     def __repr__(self) -> str:
         return f"CompactionNode({self.settings.budget!r}, name={self.name!r})"
@@ -282,7 +295,9 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         key = self._key(config)
         settings, ratio = self._settings(messages, key)
         with summarizer_usage(self.prices) as collector:
-            result = compact(messages, summary, settings, blocks=blocks, anchor=anchor)
+            result = self.background.compact(
+                messages, summary, settings, key=key, blocks=blocks, anchor=anchor
+            )
         if self.memory is not None and result.summary is not None and self._flushes(result):
             store = resolve_store(self.memory)
             try:
@@ -300,7 +315,9 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         key = self._key(config)
         settings, ratio = self._settings(messages, key)
         with summarizer_usage(self.prices) as collector:
-            result = await acompact(messages, summary, settings, blocks=blocks, anchor=anchor)
+            result = await self.background.acompact(
+                messages, summary, settings, key=key, blocks=blocks, anchor=anchor
+            )
         if self.memory is not None and result.summary is not None and self._flushes(result):
             store = resolve_store(self.memory)
             try:

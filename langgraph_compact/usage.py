@@ -38,6 +38,7 @@ __all__ = [
     "UsageTotals",
     "add_usage",
     "count_replies",
+    "record_usage",
     "summarizer_usage",
     "thread_usage",
     "usage_of",
@@ -208,8 +209,12 @@ class _Collector(BaseCallbackHandler):
                         f"summarizer:{_model(g.message)}",
                         usage_of(g.message, self.prices),
                     )
-                    with self._lock:
-                        self.by[tag] = _sum(self.by[tag], totals) if tag in self.by else totals
+                    self.add({tag: totals})
+
+    def add(self, by: Mapping[str, UsageTotals]) -> None:
+        with self._lock:
+            for tag, totals in by.items():
+                self.by[tag] = _sum(self.by[tag], totals) if tag in self.by else totals
 
 
 _COLLECTOR: ContextVar[_Collector | None] = ContextVar("langgraph_compact_usage", default=None)
@@ -229,3 +234,12 @@ def summarizer_usage(prices: Mapping[str, ModelPrice] | None = None) -> Iterator
         yield collector
     finally:
         _COLLECTOR.reset(token)
+
+
+def record_usage(by: Mapping[str, UsageTotals]) -> None:
+    """Add ``by`` to the collector of this context (``summarizer_usage``), if there is one:
+    summarizer calls made elsewhere, such as a background candidate's, reach the ledger of
+    the call that commits or discards them."""
+    collector = _COLLECTOR.get()
+    if collector is not None and by:
+        collector.add(by)

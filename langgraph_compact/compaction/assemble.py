@@ -87,6 +87,14 @@ class CompactionStats:
     """Provider's count / local count the budget was scaled by (``calibrate``)."""
     tool_tokens: int = 0
     """Tokens of the tool schemas, taken off the budget."""
+    summary_source: str | None = None
+    """Who wrote the summary committed on this call: ``foreground`` (this call ran the
+    summarizer), ``background`` (a candidate prepared earlier, ``compaction.background``),
+    ``background+foreground`` (a candidate, then the rest in this call); None: no commit."""
+    waited_for_summarizer: bool = False
+    """This call ran the summarizer and waited for its answer."""
+    background: tuple[str, ...] = ()
+    """What background compaction did on this call (started, committed, discarded: why)."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +230,8 @@ def assemble(
         refolded=plan.refolded,
         declined=plan.declined,
         paused=plan.paused_at is not None,
+        summary_source="foreground" if plan.request is not None else None,
+        waited_for_summarizer=plan.request is not None,
     )
     weak, paused_at = plan.weak, plan.paused_at
     if plan.request is not None and settings.thrash_events:

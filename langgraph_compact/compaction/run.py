@@ -27,7 +27,15 @@ from langgraph_compact.compaction.summarize import ExtractiveSummarizer, Summary
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import span_digest
 
-__all__ = ["acompact", "compact", "finish_compaction"]
+__all__ = [
+    "acall_summarizer",
+    "acompact",
+    "call_summarizer",
+    "compact",
+    "finish_compaction",
+    "read_answer",
+    "stamp_summary",
+]
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +64,7 @@ def compact(
         ContextBudgetError: the projection cannot fit the budget (see ``assemble``).
     """
     plan = plan_compaction(raw, _coerce(summary), settings, anchor)
-    answer = _call(plan, settings) if plan.request is not None else None
+    answer = call_summarizer(plan, settings) if plan.request is not None else None
     return finish_compaction(plan, answer, settings, blocks=blocks)
 
 
@@ -70,7 +78,7 @@ async def acompact(
 ) -> CompactionResult:
     """Async twin of ``compact``: only the summarizer call differs."""
     plan = plan_compaction(raw, _coerce(summary), settings, anchor)
-    answer = await _acall(plan, settings) if plan.request is not None else None
+    answer = await acall_summarizer(plan, settings) if plan.request is not None else None
     return finish_compaction(plan, answer, settings, blocks=blocks)
 
 
@@ -87,7 +95,7 @@ def _timeout(settings: CompactionSettings) -> float | None:
     return settings.summarizer_timeout
 
 
-def _call(plan: CompactionPlan, settings: CompactionSettings) -> object:
+def call_summarizer(plan: CompactionPlan, settings: CompactionSettings) -> object:
     """The summarizer's answer or the exception it raised; a ``TimeoutError`` when late.
 
     With a time limit the call runs in a thread of its own (with this context, so
@@ -117,7 +125,7 @@ def _call(plan: CompactionPlan, settings: CompactionSettings) -> object:
     return box[0]
 
 
-async def _acall(plan: CompactionPlan, settings: CompactionSettings) -> object:
+async def acall_summarizer(plan: CompactionPlan, settings: CompactionSettings) -> object:
     try:
         call = settings.summarizer.asummarize(plan.request)  # type: ignore[arg-type]
         return await asyncio.wait_for(call, _timeout(settings))
@@ -128,7 +136,7 @@ async def _acall(plan: CompactionPlan, settings: CompactionSettings) -> object:
         return exc
 
 
-def _draft(answer: object) -> tuple[SummaryDraft | None, str | None]:
+def read_answer(answer: object) -> tuple[SummaryDraft | None, str | None]:
     """The answer as a draft, or why it cannot be one."""
     if isinstance(answer, BaseException):
         return None, f"{type(answer).__name__}: {answer}"[:500]
@@ -164,13 +172,30 @@ def finish_compaction(
     if request is None:
         return assemble(plan, None, settings, blocks=blocks)
     name = getattr(settings.summarizer, "name", type(settings.summarizer).__name__)
-    draft, error = _draft(answer)
+    draft, error = read_answer(answer)
     if draft is None:
         log.warning("summarizer %r failed, falling back to extraction: %s", name, error)
         draft = SummaryDraft(ExtractiveSummarizer().summarize(request).sections, "fallback")
         name = "extractive"
     if plan.stale_reason is not None:
         log.info("summary rebuilt from the head: %s", plan.stale_reason)
+    summary = stamp_summary(plan, draft, settings, str(name), error)
+    outcome = SummarizerOutcome(str(name), summary.path, error)
+    return assemble(plan, summary, settings, outcome, blocks=blocks)
+
+
+def stamp_summary(
+    plan: CompactionPlan,
+    draft: SummaryDraft,
+    settings: CompactionSettings,
+    name: str,
+    error: str | None = None,
+) -> RunningSummary:
+    """The summary ``plan.request`` asked for: ``draft`` fitted to the cap, with coverage
+    (head end, cursor, last id, span digest) and lineage stamped from the plan."""
+    request = plan.request
+    if request is None:
+        raise ValueError("stamp_summary needs a plan with a summary request")
     covered = plan.raw[plan.head_end : request.covered_through]
     parent = plan.stored_generation
     bare = RunningSummary(
@@ -181,7 +206,7 @@ def finish_compaction(
         span_digest=span_digest(covered, settings.counter.cache),
         generation=parent + 1 if parent is not None else 1,
         parent_generation=parent,
-        summarizer=str(name),
+        summarizer=name,
         path=f"fallback: {error}"[:200] if error else draft.path,
         rebuilt_reason=plan.stale_reason,
     )
@@ -192,6 +217,4 @@ def finish_compaction(
         title=bare.title(),
         now=request.covered_through,
     )
-    summary = bare.model_copy(update={"sections": chosen.sections, "token_count": chosen.tokens})
-    outcome = SummarizerOutcome(str(name), summary.path, error)
-    return assemble(plan, summary, settings, outcome, blocks=blocks)
+    return bare.model_copy(update={"sections": chosen.sections, "token_count": chosen.tokens})

@@ -71,6 +71,17 @@ class CompactionSettings:
             (stats ``paused``, and one note in the projection). 0: never pause.
         thrash_min_saving: see ``thrash_events``.
         thrash_resume: see ``thrash_events``.
+        background: prepare the next summary off the critical path
+            (``compaction.background``): above ``background_threshold`` of the trigger a
+            candidate is summarized in a worker thread (sync graphs) or task (async
+            graphs) and committed when the trigger is reached, if its span and the
+            summary generation are unchanged. None (auto): on for ``ChatModelSummarizer``
+            (a model call takes seconds), off for the local ``ExtractiveSummarizer``.
+        background_threshold: share of ``budget.trigger_tokens`` below which no candidate
+            starts (kept above ``budget.target_tokens``). Above it, a candidate starts when
+            the thread's pace puts the trigger within two summarizer runs (measured), or
+            at once while they are unmeasured: later leaves less in the tail at commit.
+        background_workers: the most candidates summarized at once, per node.
     """
 
     budget: Budget
@@ -92,6 +103,9 @@ class CompactionSettings:
     thrash_events: int = 3
     thrash_min_saving: float = 0.2
     thrash_resume: float = 0.5
+    background: bool | None = None
+    background_threshold: float = 0.6
+    background_workers: int = 2
 
     def __post_init__(self) -> None:
         for name in ("keep_recent_tokens", "summary_max_tokens", "head_max_tokens"):
@@ -110,6 +124,11 @@ class CompactionSettings:
         if not 0 <= self.min_compaction_gain < 1:
             raise SettingsError(
                 f"min_compaction_gain must be in [0, 1), not {self.min_compaction_gain}"
+            )
+        if not 0 < self.background_threshold <= 1 or self.background_workers < 1:
+            raise SettingsError(
+                f"background_threshold must be in (0, 1] and background_workers >= 1, not "
+                f"{self.background_threshold} and {self.background_workers}"
             )
         if self.summarizer_timeout is not None and self.summarizer_timeout <= 0:
             raise SettingsError(

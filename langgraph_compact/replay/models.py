@@ -8,6 +8,7 @@ the same for every strategy, so input-token differences come from the strategies
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from itertools import cycle
 from typing import Any
@@ -32,6 +33,8 @@ class TailSummaryModel(BaseChatModel):
 
     Counts its calls and the input tokens it was sent. ``json_section`` wraps the text
     as ``{json_section: [text]}``, for summarizers that ask for a JSON answer.
+    ``latency`` seconds are slept per call: a real model's answer time, for latency
+    benches (the async path sleeps in LangChain's executor thread, off the loop).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -39,6 +42,7 @@ class TailSummaryModel(BaseChatModel):
     counter: TokenCounter = Field(default_factory=TokenCounter)
     summary_tokens: int = SUMMARY_TOKENS
     json_section: str | None = None
+    latency: float = 0.0
     calls: int = 0
     input_tokens: int = 0
 
@@ -53,6 +57,8 @@ class TailSummaryModel(BaseChatModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
+        if self.latency:
+            time.sleep(self.latency)
         self.calls += 1
         self.input_tokens += self.counter.count_messages(messages)
         enc = self.counter.encoding

@@ -1,0 +1,347 @@
+"""Background compaction: the next summary prepared off the critical path, committed by CAS.
+
+With a model summarizer a compaction event costs seconds between the user and the answer.
+``BackgroundCompactor`` takes that call off the critical path:
+
+1. **Start.** A call above ``background_threshold`` of the trigger, once the thread's pace
+   says the trigger is near (``compaction.candidate``), starts a *candidate*: the summary
+   the next event would commit, from a snapshot, in a worker thread (sync graphs; a small
+   pool owned by the compactor) or a task on the running loop (async graphs).
+2. **Commit.** When a later call reaches the trigger, a finished candidate is committed
+   only if it still holds — a compare-and-swap on the summary it extends (generation,
+   cursor, digest) and on its own span (still a prefix of the history, same ids and
+   digest). The call is then planned with the candidate as the stored summary; if that is
+   still over the trigger (a burst since the snapshot), the rest is summarized in the
+   foreground, chained on the candidate: coverage stays contiguous.
+3. **Otherwise** the call waits: for the candidate still running, or for the summarizer as
+   without background. Candidates invalidated (edit, redaction, branch, moved generation)
+   or failed are discarded: logged, counted, in the stats; never committed.
+
+Bounded: one candidate per thread key, at most ``background_workers`` running, the
+summarizer timeout holds in the worker, failures are never raised into the graph.
+Candidates live in memory: a restart loses them, never raw data. A candidate's summarizer
+usage goes to the ledger of the call that commits or discards it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import threading
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from langgraph_compact.compaction.anchor import FoldAnchor
+from langgraph_compact.compaction.assemble import CompactionResult
+from langgraph_compact.compaction.candidate import (
+    MAX_CANDIDATES,
+    BackgroundCounts,
+    Candidate,
+    Pace,
+    background_enabled,
+    candidate_invalid,
+    candidate_plan,
+    landed,
+    moving_average,
+    parent_of,
+    with_candidate,
+)
+from langgraph_compact.compaction.plan import CompactionPlan, plan_compaction
+from langgraph_compact.compaction.run import (
+    acall_summarizer,
+    call_summarizer,
+    finish_compaction,
+    read_answer,
+    stamp_summary,
+)
+from langgraph_compact.compaction.settings import CompactionSettings
+from langgraph_compact.compaction.summary import RunningSummary
+from langgraph_compact.usage import ModelPrice, UsageTotals, record_usage, summarizer_usage
+
+__all__ = ["BackgroundCompactor"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One call, planned: the plan to run, the candidate it commits, the one it starts."""
+
+    plan: CompactionPlan
+    committed: RunningSummary | None
+    ahead: tuple[CompactionPlan, Candidate] | None
+    notes: list[str]
+    running: Candidate | None = None
+    """At the trigger: a running candidate on the stored summary (sooner than a new call)."""
+    waited: bool = False
+
+
+class BackgroundCompactor:
+    """``compact``/``acompact`` with candidates prepared off the critical path.
+
+    With background off (``background_enabled``) it is exactly ``compact``/``acompact``.
+    One compactor serves many threads (by ``key``); the node and the middleware own one.
+
+    Args:
+        prices: per-model prices for the usage of the candidates' summarizer calls.
+    """
+
+    def __init__(self, prices: Mapping[str, ModelPrice] | None = None) -> None:
+        self.prices = prices
+        self.counts = BackgroundCounts()
+        self._slots: OrderedDict[Hashable, Candidate] = OrderedDict()
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._paces: dict[Hashable, Pace] = {}
+        self.run_time: float | None = None  # seconds per candidate (moving average)
+
+    def compact(
+        self,
+        raw: Sequence[BaseMessage],
+        summary: RunningSummary | Mapping[str, Any] | None,
+        settings: CompactionSettings,
+        *,
+        key: Hashable = None,
+        blocks: Sequence[BaseMessage] = (),
+        anchor: FoldAnchor | Mapping[str, Any] | None = None,
+    ) -> CompactionResult:
+        """Like ``compact``; commits a valid finished candidate, starts the next one."""
+        step = self._prepare(raw, summary, settings, key, anchor)
+        if step.running is not None and step.running.landed.wait(settings.summarizer_timeout):
+            step = self._prepare(raw, summary, settings, key, anchor, step.notes)
+        if step.ahead is not None:
+            self._start_thread(*step.ahead, settings)
+        answer = call_summarizer(step.plan, settings) if step.plan.request is not None else None
+        return _finish(step, answer, settings, blocks)
+
+    async def acompact(
+        self,
+        raw: Sequence[BaseMessage],
+        summary: RunningSummary | Mapping[str, Any] | None,
+        settings: CompactionSettings,
+        *,
+        key: Hashable = None,
+        blocks: Sequence[BaseMessage] = (),
+        anchor: FoldAnchor | Mapping[str, Any] | None = None,
+    ) -> CompactionResult:
+        """Async twin of ``compact``: candidates run as tasks on the running loop."""
+        step = self._prepare(raw, summary, settings, key, anchor)
+        if step.running is not None and await landed(step.running, settings.summarizer_timeout):
+            step = self._prepare(raw, summary, settings, key, anchor, step.notes)
+        if step.ahead is not None:
+            self._start_task(*step.ahead, settings)
+        plan = step.plan
+        answer = await acall_summarizer(plan, settings) if plan.request is not None else None
+        return _finish(step, answer, settings, blocks)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the running candidates have landed (False on timeout); async: ``drain``."""
+        with self._lock:
+            running = [c.landed for c in self._slots.values() if not c.done]
+        return all(event.wait(timeout) for event in running)
+
+    async def drain(self) -> None:
+        """Wait for the candidates' tasks running on this loop."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*[t for t in list(self._tasks) if t.get_loop() is loop])
+
+    def close(self, wait: bool = True) -> None:
+        """Cancel queued candidates and stop the worker threads (after the running ones
+        finish, with ``wait``); tasks are cancelled on their loop. Later calls start anew."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+            tasks = list(self._tasks)
+        for task in tasks:
+            with suppress(RuntimeError):  # its loop is closed: the task is over already
+                task.get_loop().call_soon_threadsafe(task.cancel)
+        if pool is not None:
+            pool.shutdown(wait=wait, cancel_futures=True)
+
+    async def aclose(self) -> None:
+        """Cancel the candidates' tasks of this loop and wait for them; stop the threads."""
+        loop = asyncio.get_running_loop()
+        mine = [t for t in list(self._tasks) if t.get_loop() is loop]
+        self.close(wait=False)
+        await asyncio.gather(*mine, return_exceptions=True)
+
+    def _prepare(
+        self,
+        raw: Sequence[BaseMessage],
+        summary: RunningSummary | Mapping[str, Any] | None,
+        settings: CompactionSettings,
+        key: Hashable,
+        anchor: FoldAnchor | Mapping[str, Any] | None,
+        waited: list[str] | None = None,
+    ) -> _Step:
+        """Plan the call; ``waited``: the notes so far, after waiting for a candidate."""
+        if summary is not None and not isinstance(summary, RunningSummary):
+            summary = RunningSummary.model_validate(summary)
+        plan = plan_compaction(raw, summary, settings, anchor)
+        notes = [*(waited or ()), *(["waited for the running candidate"] if waited else [])]
+        if not background_enabled(settings):
+            return _Step(plan, None, None, notes)
+        found = self._settle(key, plan, settings, notes)
+        running = self._slots.get(key) if plan.request is not None and waited is None else None
+        if found is None and running is not None and not running.done:
+            extends = running.parent == parent_of(plan, settings.counter.cache)
+            return _Step(plan, None, None, notes, running if extends else None)
+        if plan.request is not None and found is not None:
+            # The candidate is the stored summary now; the fold is placed afresh after it.
+            plan = plan_compaction(raw, found, settings)
+        pace = self._paces.setdefault(key, Pace())
+        if len(self._paces) > MAX_CANDIDATES:  # threads long gone: forget the oldest
+            self._paces.pop(next(iter(self._paces)))
+        pace.observe(plan.tokens_before_summary, time.monotonic())
+        eta = pace.seconds_to(settings.budget.trigger_tokens)
+        due = plan.request is None and key not in self._slots
+        ahead = candidate_plan(plan, settings, eta, self.run_time) if due else None
+        started = self._admit(key, ahead, settings, notes) if ahead is not None else None
+        begun = (ahead, started) if ahead and started else None
+        return _Step(plan, found, begun, notes, waited=found is not None and waited is not None)
+
+    def _settle(
+        self, key: Hashable, plan: CompactionPlan, settings: CompactionSettings, notes: list[str]
+    ) -> RunningSummary | None:
+        """The key's finished candidate when valid and due (``plan`` reached the trigger).
+
+        A finished invalid (or failed) one is dropped here, counted and noted; a valid one
+        is kept until the trigger; a running one is left alone.
+        """
+        with self._lock:
+            found = self._slots.get(key)
+            if found is None:
+                return None
+            if not found.done:
+                notes.append(f"candidate of {found.span[0]}..{found.span[1]} running")
+                return None
+            why = candidate_invalid(found, plan, settings)
+            if why is None and plan.request is None:
+                return None
+            del self._slots[key]
+            if found.error is not None:
+                self.counts.failed += 1
+            elif why is not None:
+                self.counts.discarded += 1
+            else:
+                self.counts.committed += 1
+        record_usage(found.usage)
+        if why is not None:
+            log.info("background candidate of %r discarded: %s", key, why)
+            notes.append(f"discarded: {why}"[:300])
+            return None
+        notes.append(f"committed: generation {found.summary.generation if found.summary else 0}")
+        return found.summary
+
+    def _admit(
+        self, key: Hashable, ahead: CompactionPlan, settings: CompactionSettings, notes: list[str]
+    ) -> Candidate | None:
+        """The key's new candidate, registered; None when the key has one already or
+        ``background_workers`` candidates are running."""
+        request = ahead.request
+        if request is None:
+            return None
+        span = (request.span_start, request.covered_through)
+        with self._lock:
+            if key in self._slots:
+                return None
+            if sum(not c.done for c in self._slots.values()) >= settings.background_workers:
+                self.counts.busy += 1
+                notes.append("busy: not started")
+                return None
+            found = self._slots[key] = Candidate(parent_of(ahead, settings.counter.cache), span)
+            done = [k for k, c in self._slots.items() if c.done]
+            for old in done[: max(0, len(self._slots) - MAX_CANDIDATES)]:
+                del self._slots[old]
+            self.counts.started += 1
+        notes.append(f"started: candidate of {span[0]}..{span[1]}")
+        return found
+
+    def _start_thread(
+        self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings
+    ) -> None:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    settings.background_workers, thread_name_prefix="langgraph-compact-background"
+                )
+                weakref.finalize(self, self._pool.shutdown, wait=False, cancel_futures=True)
+            pool = self._pool
+        # A fresh context: the call's run (callbacks, stream) is over before this is done.
+        future = pool.submit(contextvars.Context().run, self._work, found, ahead, settings)
+        future.add_done_callback(lambda _: self._ended(found))
+
+    def _start_task(
+        self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self._awork(found, ahead, settings), context=contextvars.Context())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda _: self._ended(found))
+        found.task = task
+
+    def _work(self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings) -> None:
+        started = time.monotonic()
+        with summarizer_usage(self.prices) as usage:
+            answer = call_summarizer(ahead, settings)
+        self.run_time = moving_average(self.run_time, time.monotonic() - started)
+        self._land(found, ahead, answer, settings, usage.by)
+
+    async def _awork(
+        self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings
+    ) -> None:
+        started = time.monotonic()
+        with summarizer_usage(self.prices) as usage:
+            answer = await acall_summarizer(ahead, settings)
+        self.run_time = moving_average(self.run_time, time.monotonic() - started)
+        self._land(found, ahead, answer, settings, usage.by)
+
+    def _ended(self, found: Candidate) -> None:
+        """A candidate's thread or task is over: if it never landed, it was cancelled
+        (``close``, or its event loop shut down) and counts as failed."""
+        with self._lock:
+            if not found.done:
+                found.error, found.done = "cancelled before it finished (close or loop end)", True
+        found.landed.set()
+
+    def _land(
+        self,
+        found: Candidate,
+        ahead: CompactionPlan,
+        answer: object,
+        settings: CompactionSettings,
+        usage: Mapping[str, UsageTotals],
+    ) -> None:
+        """Stamp the answer into the candidate (or record why not); never raises."""
+        name = getattr(settings.summarizer, "name", type(settings.summarizer).__name__)
+        summary, error = None, None
+        try:
+            draft, error = read_answer(answer)
+            if draft is not None:
+                summary = stamp_summary(ahead, draft, settings, str(name))
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}"[:500]
+        if error is not None:
+            log.warning("background summarizer %r failed; the trigger will wait: %s", name, error)
+        with self._lock:
+            found.summary, found.error, found.usage = summary, error, dict(usage)
+            found.done = True
+        found.landed.set()
+
+
+def _finish(
+    step: _Step, answer: object, settings: CompactionSettings, blocks: Sequence[BaseMessage]
+) -> CompactionResult:
+    result = finish_compaction(step.plan, answer, settings, blocks=blocks)
+    topped_up = step.plan.request is not None
+    return with_candidate(result, step.committed, topped_up, tuple(step.notes), step.waited)

@@ -1,0 +1,391 @@
+"""Background compaction through real compiled graphs: commit, discard, failure, async, close.
+
+The summarizer is ``ChatModelSummarizer`` over a fake chat model that sleeps 0.2 s per
+call (a stand-in for a paid model's latency); tokens are counted with real tiktoken.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import ai_tool_call, human, system, tool_result
+from langchain_core.messages import BaseMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.graph import START, StateGraph
+from pydantic import Field
+
+from langgraph_compact import (
+    Budget,
+    ChatModelSummarizer,
+    CompactionNode,
+    CompactState,
+    ExtractiveSummarizer,
+    TokenCounter,
+)
+from langgraph_compact.checkpoint import CompactSqliteSaver
+from langgraph_compact.compaction import (
+    Section,
+    check_summary,
+    compact,
+    plan_compaction,
+    protocol_violations,
+)
+from langgraph_compact.compaction.candidate import Pace, background_enabled, candidate_plan
+from langgraph_compact.compaction.settings import CompactionSettings
+from langgraph_compact.node import SERDE_ALLOWLIST
+from langgraph_compact.replay import coverage_gap
+from langgraph_compact.replay.models import TailSummaryModel
+
+COUNTER = TokenCounter()
+BUDGET = Budget(context_window=4_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
+LATENCY = 0.2
+
+
+class FailingModel(TailSummaryModel):
+    """Raises on every call (a provider outage)."""
+
+    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("provider unreachable")
+
+
+def _model(**kw: Any) -> TailSummaryModel:
+    return TailSummaryModel(
+        counter=COUNTER, json_section=Section.CRITICAL.value, latency=LATENCY, summary_tokens=80
+    ).model_copy(update=kw)
+
+
+def _node(model: TailSummaryModel | None = None, **kw: Any) -> CompactionNode:
+    summarizer = ChatModelSummarizer(model=model or _model())
+    return CompactionNode(BUDGET, counter=COUNTER, summarizer=summarizer, **kw)
+
+
+def _graph(node: CompactionNode, saver: Any = None) -> Any:
+    builder = StateGraph(CompactState)
+    builder.add_node("compact", node)
+    builder.add_edge(START, "compact")
+    serde = JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)
+    return builder.compile(checkpointer=saver or InMemorySaver(serde=serde))
+
+
+def _turn(i: int, size: int = 40) -> list[BaseMessage]:
+    call = ai_tool_call("read_file", {"path": f"src/mod{i}.py"}, id=f"a{i}")
+    return [call, tool_result(call, f"def f{i}(): return {i}  # line\n" * size, id=f"t{i}")]
+
+
+START_MESSAGES = [system(id="s"), human("Refactor the src/ package; keep the API.", id="h0")]
+
+
+def _check(values: dict[str, Any]) -> None:
+    """Every call: within budget, a valid protocol, coverage contiguous and matching."""
+    projection, raw = values["llm_input_messages"], values["messages"]
+    summary = values.get("running_summary")
+    assert COUNTER.count_messages(projection) <= BUDGET.usable
+    assert protocol_violations(projection) == []
+    assert coverage_gap(raw, projection, summary) is None
+    if summary is not None:
+        assert check_summary(summary, raw, summary.head_end, COUNTER.cache) is None
+
+
+MODES = ["custom", "values"]
+
+
+def _step(graph: Any, config: Any, messages: list[BaseMessage]) -> dict[str, Any]:
+    stats: dict[str, Any] = {}
+    for mode, chunk in graph.stream({"messages": messages}, config, stream_mode=MODES):
+        stats, values = (chunk["compaction"], {}) if mode == "custom" else (stats, chunk)
+    _check(values)
+    return stats
+
+
+def _until(
+    graph: Any, config: Any, first: int, want: str, limit: int = 60, size: int = 40
+) -> tuple[int, dict[str, Any]]:
+    """Feed turns from ``first`` until the stats say ``want`` (a note prefix or a source)."""
+    for i in range(first, first + limit):
+        stats = _step(graph, config, _turn(i, size))
+        if stats["summary_source"] == want or any(n.startswith(want) for n in stats["background"]):
+            return i, stats
+    raise AssertionError(f"no call with {want!r} in {limit} turns")
+
+
+def test_auto_is_on_for_model_summarizers_only() -> None:
+    assert background_enabled(CompactionSettings(BUDGET, summarizer=ChatModelSummarizer(_model())))
+    assert not background_enabled(CompactionSettings(BUDGET))
+    assert background_enabled(CompactionSettings(BUDGET, background=True))
+
+
+class ThreadRecordingModel(TailSummaryModel):
+    """Records the thread each call runs in (foreground calls run in the graph's own)."""
+
+    threads: list[str] = Field(default_factory=list)
+
+    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+        self.threads.append(threading.current_thread().name)
+        return super()._generate(*args, **kwargs)
+
+
+def test_a_ready_candidate_is_committed_at_the_trigger_without_waiting() -> None:
+    model = ThreadRecordingModel(
+        counter=COUNTER, json_section=Section.CRITICAL.value, latency=LATENCY, threads=[]
+    )
+    # No timeout: a foreground call would run in the graph's thread, not a summarizer's.
+    node = _node(model, summarizer_timeout=None, background_threshold=0.9)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    i, stats = _until(graph, config, 0, "started", size=6)  # small outputs: steady growth
+    assert stats["summary_source"] is None and not stats["waited_for_summarizer"]
+    for j in range(i + 1, i + 80):
+        assert node.background.wait(10)  # the agent's turn gives the candidate its time
+        stats = _step(graph, config, _turn(j, size=6))
+        if stats["summary_source"]:
+            break
+    assert stats["summary_source"] == "background" and stats["summarized"]
+    assert not stats["waited_for_summarizer"]
+    assert any(n.startswith("committed") for n in stats["background"])
+    assert model.threads and all(
+        t.startswith("langgraph-compact-background") for t in model.threads
+    )
+    summary = graph.get_state(config).values["running_summary"]
+    assert (summary.generation, summary.parent_generation) == (1, None)
+    assert node.background.counts.committed == 1
+    node.close()
+
+
+REASONS = {
+    "edit": "covered messages changed",
+    "head": "the head",
+    "redaction": "covered messages changed",
+    "branch": "summary covers up to",
+}
+
+
+@pytest.mark.parametrize("change", sorted(REASONS))
+def test_a_candidate_invalidated_by_a_change_is_discarded(change: str, tmp_path: Path) -> None:
+    node = _node()
+    with CompactSqliteSaver.from_conn_string(str(tmp_path / "t.sqlite")) as saver:
+        graph, config = _graph(node, saver), {"configurable": {"thread_id": "t"}}
+        _step(graph, config, START_MESSAGES)
+        i, _ = _until(graph, config, 0, "started")
+        assert node.background.wait(10)
+        if change == "edit":  # same id, new content: add_messages replaces it
+            old = next(m for m in graph.get_state(config).values["messages"] if m.id == "t0")
+            graph.update_state(config, {"messages": [old.model_copy(update={"content": "x"})]})
+        elif change == "head":  # the first request: outside the span digest, yet read
+            graph.update_state(config, {"messages": [human("Refactor; drop the API.", id="h0")]})
+        elif change == "redaction":
+            saver.redact("t", ["t0"], reason="secret in output", actor="test")
+        else:  # fork from before the first turn and replay another history
+            first = list(graph.get_state_history(config))[-2].config
+            graph.update_state(first, {"messages": _turn(1000)})  # the thread's head now
+        notes: list[str] = []
+        for j in range(i + 1, i + 60):
+            stats = _step(graph, config, _turn(j))
+            notes += stats["background"]
+            if stats["summary_source"]:
+                break
+        # Discarded on the first call after the change, before the trigger; what is
+        # committed at the trigger is made from the changed history.
+        assert notes[0].startswith("discarded: " + REASONS[change]), notes
+        assert node.background.counts.discarded >= 1
+        assert stats["summary_source"] in ("foreground", "background")
+        values = graph.get_state(config).values
+        summary = values["running_summary"]
+        assert check_summary(summary, values["messages"], summary.head_end, COUNTER.cache) is None
+        assert (summary.generation, summary.parent_generation) == (1, None)
+    node.close()
+
+
+def test_a_candidate_whose_generation_moved_is_discarded() -> None:
+    node = _node()
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    i, _ = _until(graph, config, 0, "started")
+    assert node.background.wait(10)
+    # Another worker of the same thread commits generation 1 meanwhile (a shared saver):
+    # the candidate, which extends no summary, must not replace it.
+    raw = graph.get_state(config).values["messages"]
+    eager = BUDGET.model_copy(update={"trigger_fraction": 0.1, "target_fraction": 0.05})
+    theirs = compact(raw, None, CompactionSettings(eager, counter=COUNTER))
+    assert theirs.summary is not None and theirs.summary.generation == 1
+    graph.update_state(config, {"running_summary": theirs.summary})
+    stats = _step(graph, config, _turn(i + 1))
+    assert any("generation None" in n for n in stats["background"] if n.startswith("discarded"))
+    assert node.background.counts.discarded == 1 and node.background.counts.committed == 0
+    assert graph.get_state(config).values["running_summary"] == theirs.summary
+    node.close()
+
+
+def test_the_trigger_waits_for_a_running_candidate_instead_of_calling_again() -> None:
+    model = _model(latency=0.5)
+    node = _node(model)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    _until(graph, config, 0, "started")
+    # A burst reaches the trigger while the candidate runs: the call waits for it and
+    # summarizes only what the burst added on top of it.
+    burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(6)]
+    stats = _step(graph, config, burst)
+    assert stats["summary_source"] in ("background", "background+foreground")
+    assert stats["waited_for_summarizer"]
+    assert "waited for the running candidate" in stats["background"]
+    summary = graph.get_state(config).values["running_summary"]
+    assert summary.parent_generation in (None, 1) and node.background.counts.committed == 1
+    node.close()
+
+
+def test_a_failing_background_summarizer_is_logged_and_the_trigger_waits(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    node = _node(FailingModel(counter=COUNTER, json_section=Section.CRITICAL.value))
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    with caplog.at_level(logging.WARNING):
+        i, _ = _until(graph, config, 0, "started")
+        assert node.background.wait(10)
+        i, stats = _until(graph, config, i + 1, "foreground")
+    assert "background summarizer" in caplog.text and "provider unreachable" in caplog.text
+    assert node.background.counts.failed >= 1 and node.background.counts.committed == 0
+    assert stats["waited_for_summarizer"] and stats["summarizer"] == "extractive"
+    node.close()
+
+
+async def test_async_graph_commits_a_candidate_made_by_a_task() -> None:
+    model = _model()
+    node = _node(model)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    await graph.ainvoke({"messages": START_MESSAGES}, config)
+    committed: dict[str, Any] | None = None
+    before = set(threading.enumerate())
+    stats: dict[str, Any] = {}
+    for i in range(60):
+        async for mode, chunk in graph.astream({"messages": _turn(i)}, config, stream_mode=MODES):
+            stats, values = (chunk["compaction"], {}) if mode == "custom" else (stats, chunk)
+        _check(values)
+        if any(n.startswith("started") for n in stats["background"]):
+            await node.background.drain()
+        if stats["summary_source"] == "background":
+            committed = stats
+            break
+    assert committed is not None and not committed["waited_for_summarizer"]
+    assert not [t for t in set(threading.enumerate()) - before if "compact" in t.name]
+    await node.aclose()
+    assert not node.background._tasks
+
+
+def test_one_worker_bounds_candidates_and_close_leaves_no_threads() -> None:
+    before = set(threading.enumerate())
+    node = _node(_model(latency=0.5), background_workers=1)
+    graph = _graph(node)
+    a, b = {"configurable": {"thread_id": "a"}}, {"configurable": {"thread_id": "b"}}
+    _step(graph, a, START_MESSAGES)
+    _step(graph, b, START_MESSAGES)
+    for i in range(60):  # the same turns on both threads: they reach the warning together
+        if any(n.startswith("started") for n in _step(graph, a, _turn(i))["background"]):
+            assert _step(graph, b, _turn(i))["background"] == ("busy: not started",)
+            break
+        _step(graph, b, _turn(i))
+    assert node.background.counts.started == 1 and node.background.counts.busy == 1
+    assert [t for t in set(threading.enumerate()) - before if "compact-background" in t.name]
+    node.close()
+    assert not [t for t in set(threading.enumerate()) - before if "compact" in t.name]
+
+
+def test_extractive_default_is_unchanged_by_the_background_machinery() -> None:
+    raw = [*START_MESSAGES, *(m for i in range(40) for m in _turn(i))]
+    settings = CompactionSettings(BUDGET, counter=COUNTER, summarizer=ExtractiveSummarizer())
+    node = CompactionNode(settings, calibrate=False, anchor_key=None, tasks_key=None)
+    out = node.invoke({"messages": raw}, {"configurable": {"thread_id": "x"}})
+    assert [m.content for m in out["llm_input_messages"]] == [
+        m.content for m in compact(raw, None, settings).messages
+    ]
+    assert node.background.counts.started == 0
+
+
+class MeteredModel(TailSummaryModel):
+    """Reports usage like a provider does, so the ledger can count the candidate's calls."""
+
+    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+        result = super()._generate(*args, **kwargs)
+        message = result.generations[0].message
+        message.usage_metadata = {"input_tokens": 500, "output_tokens": 80, "total_tokens": 580}
+        message.response_metadata = {"model_name": "metered"}
+        return result
+
+
+def test_the_candidates_summarizer_usage_reaches_the_ledger_of_the_commit() -> None:
+    model = MeteredModel(counter=COUNTER, json_section=Section.CRITICAL.value, latency=LATENCY)
+    node = _node(model, background_threshold=0.9)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    i, _ = _until(graph, config, 0, "started", size=6)
+    assert node.background.wait(10)
+    before = (graph.get_state(config).values.get("usage") or {}).get("by", {})
+    assert "summarizer:metered" not in before  # not counted until committed (or discarded)
+    _until(graph, config, i + 1, "background", size=6)
+    by = graph.get_state(config).values["usage"]["by"]["summarizer:metered"]
+    assert by["calls"] == model.calls and by["input_tokens"] == 500 * model.calls
+    node.close()
+
+
+def test_pace_delays_a_candidate_until_the_trigger_is_near() -> None:
+    pace = Pace()
+    for k, total in enumerate((1_000, 1_200, 1_400)):
+        pace.observe(total, now=float(k))
+    assert pace.seconds_to(2_400) == pytest.approx(5.0)  # 200 tokens a call, a call a second
+    settings = CompactionSettings(BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(_model()))
+    history = [*START_MESSAGES, *(m for i in range(40) for m in _turn(i, size=6))]
+    plans = (plan_compaction(history[: 2 + 2 * n], None, settings) for n in range(40))
+    plan = next(p for p in plans if p.request is None and candidate_plan(p, settings))
+    assert plan.tokens_before_summary > BUDGET.target_tokens  # in the warning zone
+    assert candidate_plan(plan, settings, eta=60.0, run_time=2.0) is None  # plenty of time
+    ahead = candidate_plan(plan, settings, eta=5.0, run_time=2.0)  # within LEAD runs
+    assert ahead is not None and ahead.request is not None
+    assert ahead.request.span_start == plan.body_start and ahead.cut > plan.body_start
+
+
+def test_create_agent_middleware_prepares_summaries_in_the_background() -> None:
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+
+    from langgraph_compact.middleware import CompactionMiddleware
+
+    class SlowAgent(GenericFakeChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> SlowAgent:  # type: ignore[override]
+            return self
+
+        def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+            time.sleep(0.3)  # the agent's own model call: the candidate's time
+            return super()._generate(messages, *args, **kwargs)
+
+    @tool
+    def read_file(path: str) -> str:
+        """Read a file."""
+        return f"contents of {path}\n" + "data line\n" * 120
+
+    calls = [{"id": f"c{i}", "name": "read_file", "args": {"path": f"m{i}.py"}} for i in range(30)]
+    note = "Next module; so far the modules define helpers and constants only. " * 8
+    turns = [AIMessage(note, tool_calls=[c]) for c in calls]
+    mw = CompactionMiddleware(BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(_model()))
+    agent = create_agent(
+        SlowAgent(messages=iter([*turns, AIMessage("All read.")])),
+        [read_file],
+        system_prompt="You read files.",
+        middleware=[mw],
+        checkpointer=InMemorySaver(),
+    )
+    config = {"configurable": {"thread_id": "m"}}
+    request = {"messages": [("user", "Read every module.")]}
+    out = agent.invoke(request, {**config, "recursion_limit": 200})
+    assert len(out["messages"]) == 62  # nothing removed from the thread
+    assert mw.background.counts.started >= 1 and mw.background.counts.committed >= 1
+    summary = agent.get_state(config).values["running_summary"]
+    assert summary.covered_through > 2 and summary.generation >= 2
+    mw.close()
