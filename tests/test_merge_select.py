@@ -167,13 +167,24 @@ def test_one_failure_printed_by_several_layers_is_shown_once() -> None:
     assert len(_select(short)) == 2
 
 
-def test_a_line_another_line_contains_goes_but_a_blocked_step_stays() -> None:
+def test_a_line_another_of_its_kind_contains_goes_but_a_blocked_step_stays() -> None:
     error = f"npm ERR! code E{_name().upper()}"
     blocked = SummaryItem(text=f"bash: npm ci → {error}", kind="blocked", seq=3, salience=0.5)
-    fact = SummaryItem(text=f"note: {error} again", kind="fact", seq=4, salience=0.4)
-    texts = _select([_error(error, 2), (Section.BLOCKED, blocked), (Section.CRITICAL, fact)])
+    again = SummaryItem(text=f"{error} again", kind="error", seq=4, salience=0.4)
+    path = SummaryItem(text="src/app.py", kind="path", seq=5, salience=0.3)
+    named = SummaryItem(text="The bug is in src/app.py.", kind="identifier", seq=5, salience=0.45)
+    texts = _select(
+        [
+            _error(error, 2),
+            (Section.BLOCKED, blocked),
+            (Section.CRITICAL, again),
+            (Section.FILES_READ, path),
+            (Section.CRITICAL, named),
+        ]
+    )
     assert error in texts and blocked.text in texts  # state a later success clears
-    assert fact.text not in texts  # the more salient, shorter line says it
+    assert again.text not in texts  # the more salient, shorter line says it
+    assert path.text in texts and named.text in texts  # kinds stay apart
 
 
 def test_chatter_is_not_forced_in_as_a_sections_first_item() -> None:

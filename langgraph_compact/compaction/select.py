@@ -242,16 +242,19 @@ def select_items(
 def _without_repeats(
     sections: dict[Section, list[SummaryItem]],
 ) -> dict[Section, list[SummaryItem]]:
-    """Sections without unpinned lines another line already says: of a line and a longer
-    one containing it (a fact quoting an error), the less salient goes. A blocked step
-    stays whatever it quotes: it is state that a later success clears."""
+    """Sections without unpinned lines another line of their kind already says: of a line
+    and a longer one containing it (one error printed by two layers), the less salient
+    goes. Kinds stay apart (a path item outlives the sentence that named it), and a
+    blocked step stays whatever it quotes: it is state that a later success clears."""
     items = [(_core(i), i) for s, found in sections.items() if s not in _STATES for i in found]
     drop: set[int] = set()
     for short_text, a in items:
         if len(short_text) < MIN_CONTAINED_CHARS:
             continue
         for long_text, b in items:
-            if a is b or len(long_text) < len(short_text) or short_text not in long_text:
+            if a is b or a.kind != b.kind or len(long_text) < len(short_text):
+                continue
+            if short_text not in long_text:
                 continue
             if len(long_text) == len(short_text) and (a.salience, a.seq) < (b.salience, b.seq):
                 continue  # the same words twice: the pair is seen from the other side
