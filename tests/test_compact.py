@@ -22,7 +22,7 @@ from langgraph_compact import (
     compact,
     plan_compaction,
 )
-from langgraph_compact.compaction import SummaryDraft, SummaryRequest
+from langgraph_compact.compaction import Section, SummaryDraft, SummaryRequest
 from langgraph_compact.errors import MessageError, SettingsError
 from langgraph_compact.tokens import TokenCounter
 
@@ -188,3 +188,41 @@ def test_first_request_only_summary_is_labelled_truthfully() -> None:
     assert summary.covered_through == summary.head_end  # nothing but the head's middle
     assert "messages 3–2" not in summary.title()
     assert summary.title().startswith("[Summary of the part of message 2 left out above")
+
+
+@pytest.mark.parametrize("over", range(1, 41))
+def test_a_projection_a_few_tokens_over_evicts_unpinned_summary_items(over: int) -> None:
+    """The summary's cap counts rendered text, the budget counts the message: being over by
+    less than the message's overhead must still evict, not raise."""
+    raw = [system("You are a careful agent.", id="s"), human("Never touch prod.", id="h")]
+    for i in range(12):
+        call = ai_tool_call("bash", {"command": f"cat conf_{i}.ini"}, id=f"a{i}")
+        out = f"shard_{i}_port: {8100 + i}\nERROR shard-{i}: connection refused (code E{300 + i})"
+        pad = "\npad" * 40 if i < 10 else ""  # the recent turns are too short to clip
+        raw += [call, tool_result(call, out + pad, id=f"t{i}")]
+
+    def settings(usable: int) -> CompactionSettings:
+        budget = Budget(
+            context_window=usable,
+            reserved_output=0,
+            compaction_reserve=0,
+            safety_margin=0,
+            trigger_fraction=0.2,
+            target_fraction=0.1,
+        )
+        return CompactionSettings(
+            budget,
+            counter=COUNTER,
+            keep_recent_tokens=60,
+            summary_max_tokens=400,
+            min_compaction_gain=0,
+            output_share=None,
+            head_max_tokens=200,
+        )
+
+    roomy = compact(raw, None, settings(3_000))
+    size = COUNTER.count_messages(roomy.messages)
+    tight = compact(raw, None, settings(size - over))
+    assert COUNTER.count_messages(tight.messages) <= size - over
+    assert "summary: unpinned items evicted" in tight.stats.shrunk
+    assert tight.summary is not None and tight.summary.current(Section.GOAL)

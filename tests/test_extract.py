@@ -188,3 +188,49 @@ def test_same_error_with_other_temp_paths_shares_a_key() -> None:
     b = _tool(f"Error: Unable to load file /tmp/tmp{_word()}/src/project:")
     key = {i.key for _, i in a if i.kind == "error"}
     assert key and key == {i.key for _, i in b if i.kind == "error"}
+
+
+@pytest.mark.parametrize("junk", ["ERROR: Exception:", "Warning: Details:", "FATAL: Cause:"])
+def test_a_label_announcing_what_follows_is_junk(junk: str) -> None:
+    assert p.is_junk(junk)
+    assert not p.is_junk("ERROR: could not bind port 8080:")  # it says what failed
+
+
+def test_a_directory_listing_names_no_relevant_file_but_prose_does() -> None:
+    names = [f"{_word()}.{ext}" for ext in ("rst", "md", "toml", "ini", "cfg")]
+    wanted = f"{_word()}/{_word()}.py"
+    for text in ("\n".join(names), "  ".join(names)):
+        human = HumanMessage(f"$ ls\n{text}\nPlease look at {wanted} first.", id="h")
+        texts = " ".join(_texts(extract_items(human, 1, {})))
+        assert wanted in texts
+        assert not any(n in texts for n in names), texts
+    two = HumanMessage(f"{names[0]}\n{names[1]}", id="h2")  # two lines are not a listing
+    assert len(extract_items(two, 1, {})) == 2
+
+
+def test_a_pasted_stack_frame_and_a_placeholder_name_no_file() -> None:
+    frame = f'File "/srv/{_word()}/lib/{_word()}.py", line 12, in handler'
+    human = HumanMessage(f"It crashes:\n{frame}\nKeyError: 'tenant'", id="h")
+    found = extract_items(human, 1, {})
+    assert not any(i.kind == "path" for _, i in found)
+    assert any(i.kind == "error" and "KeyError: 'tenant'" in i.text for _, i in found)
+    assert p.paths("run `git diff -- path/to/file1.py src/real.py`") == ["src/real.py"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "417- :raise ImportError: if there is no such module in the directory",
+        "88:    raise ValueError('bad month')",
+    ],
+)
+def test_numbered_source_lines_from_grep_are_code_not_errors(line: str) -> None:
+    assert not [i for _, i in _tool(f"{line}\n") if i.kind == "error"]
+
+
+def test_a_pip_log_line_is_not_a_rule_but_a_requirement_is() -> None:
+    from langgraph_compact.compaction.parse import classify
+
+    assert classify(f"Requirement already satisfied: {_word()} in /root/.venv/lib") is None
+    assert classify("Python 3.11 is required for this service.") == "constraint"
+    assert classify("Requirements: no new runtime dependency.") == "constraint"

@@ -146,3 +146,57 @@ def test_a_stale_value_stated_again_after_its_correction_is_not_shown_as_current
     assert [i.text for i in merge_items(merged, [(Section.CRITICAL, later)])[Section.CRITICAL]] == [
         later.text
     ]
+
+
+def _select(items: list[tuple[Section, SummaryItem]], cap: int = 2_000) -> list[str]:
+    sections: dict[Section, list[SummaryItem]] = {}
+    for section, item in items:
+        sections.setdefault(section, []).append(item)
+    chosen = select_items(sections, cap, COUNTER.count_text, title="[Summary]", now=10)
+    return [i.text for found in chosen.sections.values() for i in found]
+
+
+def test_one_failure_printed_by_several_layers_is_shown_once() -> None:
+    message = f"the {_name()} operator is prohibited in index expressions"
+    layers = [f"sqlite3.OperationalError: {message}", f"ERROR executing SQL: {message}"]
+    other = f"KeyError: '{_name()}'"
+    texts = _select([_error(t, i) for i, t in enumerate([*layers, other])])
+    assert sum(message in t for t in texts) == 1 and other in texts
+    # a short message is not a repeat of a longer one that merely contains it
+    short = [_error("KeyError: 'id'", 1), _error("KeyError: 'id_token'", 2)]
+    assert len(_select(short)) == 2
+
+
+def test_a_line_another_of_its_kind_contains_goes_but_a_blocked_step_stays() -> None:
+    error = f"npm ERR! code E{_name().upper()}"
+    blocked = SummaryItem(text=f"bash: npm ci → {error}", kind="blocked", seq=3, salience=0.5)
+    again = SummaryItem(text=f"{error} again", kind="error", seq=4, salience=0.4)
+    path = SummaryItem(text="src/app.py", kind="path", seq=5, salience=0.3)
+    named = SummaryItem(text="The bug is in src/app.py.", kind="identifier", seq=5, salience=0.45)
+    texts = _select(
+        [
+            _error(error, 2),
+            (Section.BLOCKED, blocked),
+            (Section.CRITICAL, again),
+            (Section.FILES_READ, path),
+            (Section.CRITICAL, named),
+        ]
+    )
+    assert error in texts and blocked.text in texts  # state a later success clears
+    assert again.text not in texts  # the more salient, shorter line says it
+    assert path.text in texts and named.text in texts  # kinds stay apart
+
+
+def test_chatter_is_not_forced_in_as_a_sections_first_item() -> None:
+    chatter = SummaryItem(
+        text="But wait, I need to check something else.", kind="next", salience=0.45
+    )
+    facts = [
+        (
+            Section.CRITICAL,
+            SummaryItem(text=f"{_name()}_port: {8000 + i}", kind="fact", salience=0.7),
+        )
+        for i in range(40)
+    ]
+    texts = _select([*facts, (Section.NEXT_STEPS, chatter)], cap=150)
+    assert chatter.text not in texts and len(texts) >= 5

@@ -179,7 +179,9 @@ def assemble(
             head[-1] = smaller
             shrunk.append("first request clipped further")
     if total() > usable and summary is not None:
-        target = max(0, summary_tokens - (total() - usable))
+        # The cap counts rendered text; the message adds its role's overhead on top.
+        overhead = summary_tokens - counter.count_text(summary.render())
+        target = max(0, summary_tokens - overhead - (total() - usable))
         smaller_summary = refit_summary(summary, target, counter.count_text)
         if smaller_summary.sections != summary.sections:
             summary, changed = smaller_summary, True

@@ -104,7 +104,8 @@ def _sentence_items(sentence: str, mid: str, seq: int, role: str) -> Iterator[Ca
             yield file_item(Section.FILES_READ, path, mid, seq, SALIENCE["ai.path"])
     if facts or stale or cues:
         return
-    if human:
+    frame = tx.TRACEBACK_FRAME.match(sentence)  # a pasted stack frame: no file to work on
+    if human and not frame:
         for path in tx.paths(sentence):
             yield item(
                 Section.CRITICAL,
@@ -152,10 +153,39 @@ def _without(sentence: str, stale: tuple[str, ...]) -> str:
     return out.strip()
 
 
+LISTING_MIN_NAMES = 3
+"""File names alone on this many lines in a row (or on one line) are a directory listing."""
+
+
+def _listed(sentences: list[str]) -> set[int]:
+    """Indices of the sentences that are only file names, in a directory listing: pasted
+    ``ls`` output names what exists, not a file anybody named as relevant."""
+    bare = [len(found) if (found := tx.paths(s)) and _only(s, found) else 0 for s in sentences]
+    out: set[int] = set()
+    run: list[int] = []
+    for i, n in enumerate([*bare, 0]):
+        if n:
+            run.append(i)
+            continue
+        if len(run) >= LISTING_MIN_NAMES or (len(run) == 1 and bare[run[0]] >= LISTING_MIN_NAMES):
+            out.update(run)
+        run = []
+    return out
+
+
+def _only(text: str, names: list[str]) -> bool:
+    """``text`` says nothing but ``names`` (and separators)."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, "")
+    return not re.sub(r"[\s,;()`'\"]|\./", "", text)
+
+
 def _text_items(text: str, mid: str, seq: int, role: str) -> list[Candidate]:
     out: list[Candidate] = []
-    for sentence in tx.sentences(_prose(text)):
-        if not tx.is_code_line(sentence):
+    sentences = list(tx.sentences(_prose(text)))
+    listed = _listed(sentences)
+    for n, sentence in enumerate(sentences):
+        if n not in listed and not tx.is_code_line(sentence):
             out.extend(_sentence_items(sentence, mid, seq, role))
     return out
 

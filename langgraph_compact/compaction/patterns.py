@@ -251,7 +251,8 @@ def flagged(line: str) -> bool:
 
 CONSTRAINT = re.compile(
     r"\b(?:never|must|mustn't|don't|do not|does not need|only|always|should not|shouldn't|"
-    r"make sure|ensure|avoid|constraint|requirement|required|forbidden|not allowed|"
+    r"make sure|ensure|avoid|constraint|requirements?(?: is| are|(?=:))|(?:is|are|be) required|"
+    r"required (?:to|for|by|when)|forbidden|not allowed|"
     r"no more than|at most|at least|no later than|under no circumstances|without (?:asking|"
     r"approval|confirmation|permission)|keep .{1,30} under)\b",
     re.IGNORECASE,

@@ -10,6 +10,7 @@ they are shortened first, and only then does the cap grow. Junk never enters.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -51,6 +52,8 @@ FULL_LIMITS_CAP = 1_200
 KEPT_SHARE = 0.3
 """Most of the cap ``kept`` items (a clipped first request's instructions) are sure of;
 beyond it they compete with everything else on salience."""
+MIN_CONTAINED_CHARS = 12
+"""An unpinned line this long or longer that a kept line already contains is not repeated."""
 TYPICAL_ITEM_TOKENS = 16
 DENSITY = 0.5
 """How much an item's length counts against it when the cap is filled: its score is
@@ -127,6 +130,7 @@ def select_items(
                 seen.add(n)
                 clean.setdefault(s, []).append(i)
 
+    clean = _without_repeats(clean)
     kept = sorted(
         ((s, i) for s, items in clean.items() for i in items if i.kept and not i.pinned),
         key=lambda si: -score(si[1], now),
@@ -184,9 +188,14 @@ def select_items(
         keep[id(item)] = (section, item)
     others = [(s, i) for s, items in clean.items() for i in items if not must(i)]
     others.sort(key=lambda si: -worth(si[1]))
-    # Every section first gets its best item, so the summary covers each kind of thing
-    # it knows; then the rest of the cap goes to the best items overall.
-    firsts = {s: i for s, i in reversed(others) if not i.historical}
+    # Every section first gets its best item (vague chatter excepted), so the
+    # summary covers each kind of thing it knows; then the rest of the cap goes to the
+    # best items overall.
+    firsts = {
+        s: i
+        for s, i in reversed(others)
+        if not i.historical and (i.salience >= 0.5 or tx.is_specific(i.text))
+    }
     others = [
         *((s, i) for s, i in firsts.items()),
         *(si for si in others if si[1] is not firsts.get(si[0])),
@@ -228,6 +237,46 @@ def select_items(
         worst = min(droppable, key=lambda si: worth(si[1]))
         del keep[id(worst[1])]
         evicted += 1
+
+
+def _without_repeats(
+    sections: dict[Section, list[SummaryItem]],
+) -> dict[Section, list[SummaryItem]]:
+    """Sections without unpinned lines another line of their kind already says: of a line
+    and a longer one containing it (one error printed by two layers), the less salient
+    goes. Kinds stay apart (a path item outlives the sentence that named it), and a
+    blocked step stays whatever it quotes: it is state that a later success clears."""
+    items = [(_core(i), i) for s, found in sections.items() if s not in _STATES for i in found]
+    drop: set[int] = set()
+    for short_text, a in items:
+        if len(short_text) < MIN_CONTAINED_CHARS:
+            continue
+        for long_text, b in items:
+            if a is b or a.kind != b.kind or len(long_text) < len(short_text):
+                continue
+            if short_text not in long_text:
+                continue
+            if len(long_text) == len(short_text) and (a.salience, a.seq) < (b.salience, b.seq):
+                continue  # the same words twice: the pair is seen from the other side
+            loser = b if (a.salience, a.seq) >= (b.salience, b.seq) else a
+            if not loser.pinned and not loser.kept:
+                drop.add(id(loser))
+    return {s: [i for i in found if id(i) not in drop] for s, found in sections.items()}
+
+
+_STATES = frozenset({Section.BLOCKED, Section.IN_PROGRESS})
+_ERROR_LABEL = re.compile(r"^[^:\n]{1,60}?:\s+")
+
+
+def _core(item: SummaryItem) -> str:
+    """What a line says, for spotting repeats; an error without its label, since one
+    failure is often printed by several layers ("OperationalError: X", "ERROR running
+    SQL: X")."""
+    if item.kind == "error":
+        core = tx.norm(_ERROR_LABEL.sub("", item.text, count=1))
+        if len(core) >= 2 * MIN_CONTAINED_CHARS:
+            return core
+    return tx.norm(item.text)
 
 
 def _compressed(item: SummaryItem, limit: int) -> SummaryItem:

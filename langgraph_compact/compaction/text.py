@@ -12,11 +12,13 @@ from collections.abc import Iterator
 
 __all__ = [
     "ITEM_MAX_CHARS",
+    "TRACEBACK_FRAME",
     "TRACEBACK_HEADER",
     "content_words",
     "identifiers",
     "is_code_line",
     "is_junk",
+    "is_specific",
     "norm",
     "paths",
     "sentences",
@@ -28,6 +30,8 @@ __all__ = [
 
 TRACEBACK_HEADER = re.compile(r"^Traceback \(most recent call last\):\s*$")
 """The first line of a Python traceback: a header, never an item."""
+TRACEBACK_FRAME = re.compile(r"^\s*File \"[^\"]+\", line \d+")
+"""A frame of a Python traceback: where the error passed, not what it was."""
 
 ITEM_MAX_CHARS = 240
 
@@ -136,7 +140,7 @@ def specificity(value: str) -> float:
 
 
 _CODE_START = re.compile(
-    r"^\s*(?:\d+[:|]\s|[+\-]{1}\s|@@|diff --git|index [0-9a-f]+\.\.|-{3} a/|\+{3} b/|"
+    r"^\s*(?:\d+[:|-]\s|[+\-]{1}\s|@@|diff --git|index [0-9a-f]+\.\.|-{3} a/|\+{3} b/|"
     r"def |class |import |from \S+ import|return\b|if .*:\s*$|"
     r"for .* in |while |try:|except\b|raise |elif |else:|with .*:\s*$|async |await |"
     r"self\.|@\w|#|//|/\*|\*\s|let |const |var |function\b|public |private |protected |fn |"
@@ -174,10 +178,18 @@ _PATH = re.compile(
 )
 
 
+_PLACEHOLDER = re.compile(r"(?:^|/)path/to/|^(?:\.\./)*(?:some|your|my)[_-]?(?:file|path)\b", re.I)
+"""Documentation placeholders (``path/to/file.py``): no file anybody touched."""
+
+
 def paths(text: str) -> list[str]:
     """File paths named in ``text``, normalized (no leading ``./``), in order, distinct."""
     found = (p.removeprefix("./") for p in _PATH.findall(text))
-    return list(dict.fromkeys(p for p in found if not re.fullmatch(r"[\d.]+", p)))
+    return list(
+        dict.fromkeys(
+            p for p in found if not re.fullmatch(r"[\d.]+", p) and not _PLACEHOLDER.search(p)
+        )
+    )
 
 
 _STRONG_ID = re.compile(
@@ -198,6 +210,11 @@ def identifiers(text: str) -> list[str]:
     )
 
 
+def is_specific(text: str) -> bool:
+    """Whether ``text`` names something concrete: a number, an id, a path, a name."""
+    return specificity(text) >= 0.45 or bool(paths(text) or identifiers(text))
+
+
 def is_junk(text: str) -> bool:
     """An item with nothing to act on: a bare header, a filler phrase, no content word.
 
@@ -211,7 +228,9 @@ def is_junk(text: str) -> bool:
         return True
     if re.fullmatch(r"\((?:none|nothing|n/a|empty|tbd)[\w ]{0,20}\)", stripped, re.IGNORECASE):
         return True  # a placeholder: "(none yet)"
-    specific = specificity(stripped) >= 0.45 or bool(paths(stripped) or identifiers(stripped))
+    specific = is_specific(stripped)
     if stripped.endswith(":") and not specific and content_words(stripped) <= 4:
         return True
+    if stripped.endswith(":") and content_words(stripped) <= 2 and not paths(stripped):
+        return True  # a label announcing what follows: "ERROR: Exception:"
     return not specific and content_words(stripped) < 2
