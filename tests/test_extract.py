@@ -234,3 +234,11 @@ def test_a_pip_log_line_is_not_a_rule_but_a_requirement_is() -> None:
     assert classify(f"Requirement already satisfied: {_word()} in /root/.venv/lib") is None
     assert classify("Python 3.11 is required for this service.") == "constraint"
     assert classify("Requirements: no new runtime dependency.") == "constraint"
+
+
+def test_a_list_of_files_a_user_writes_is_not_a_directory_listing() -> None:
+    files = [f"src/{_word()}/{_word()}.py" for _ in range(3)]
+    for marker in ("- ", "* ", "1. "):
+        text = "Please refactor these files:\n" + "\n".join(f"{marker}{f}" for f in files)
+        texts = " ".join(_texts(extract_items(HumanMessage(text, id="h"), 1, {})))
+        assert all(f in texts for f in files), (marker, texts)

@@ -200,3 +200,25 @@ def test_chatter_is_not_forced_in_as_a_sections_first_item() -> None:
     ]
     texts = _select([*facts, (Section.NEXT_STEPS, chatter)], cap=150)
     assert chatter.text not in texts and len(texts) >= 5
+
+
+def test_names_are_not_repeats_of_longer_names_nor_numbers_of_longer_numbers() -> None:
+    paths = ["package.json", "web/package.json", "src/app/models.py", "tests/src/app/models.py"]
+    items = [
+        (Section.FILES_MODIFIED, SummaryItem(text=p, kind="path", seq=n, salience=0.55))
+        for n, p in enumerate(paths)
+    ]
+    facts = ["request timeout: 30", "request timeout: 300 ms"]
+    items += [
+        (Section.CRITICAL, SummaryItem(text=f, kind="fact", seq=9, salience=0.7)) for f in facts
+    ]
+    texts = _select(items)
+    assert all(p in texts for p in paths) and all(f in texts for f in facts)
+
+
+def test_of_two_equal_layers_of_one_failure_exactly_one_is_kept() -> None:
+    message = f"could not connect to server at {_name()}.internal:5432"
+    layers = [f"sqlalchemy.exc.OperationalError: {message}", f"psycopg.OperationalError: {message}"]
+    other = f"ERROR: migration {_name()} aborted"
+    texts = _select([_error(t, 3) for t in layers] + [_error(other, 3)])
+    assert sum(message in t for t in texts) == 1 and other in texts

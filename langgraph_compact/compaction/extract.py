@@ -157,10 +157,17 @@ LISTING_MIN_NAMES = 3
 """File names alone on this many lines in a row (or on one line) are a directory listing."""
 
 
-def _listed(sentences: list[str]) -> set[int]:
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+
+
+def _listed(sentences: list[tuple[str, bool]]) -> set[int]:
     """Indices of the sentences that are only file names, in a directory listing: pasted
-    ``ls`` output names what exists, not a file anybody named as relevant."""
-    bare = [len(found) if (found := tx.paths(s)) and _only(s, found) else 0 for s in sentences]
+    ``ls`` output names what exists, not a file anybody named as relevant. A bulleted or
+    numbered list of files is somebody's choice, not a listing."""
+    bare = [
+        len(found) if not bullet and (found := tx.paths(s)) and _only(s, found) else 0
+        for s, bullet in sentences
+    ]
     out: set[int] = set()
     run: list[int] = []
     for i, n in enumerate([*bare, 0]):
@@ -182,9 +189,13 @@ def _only(text: str, names: list[str]) -> bool:
 
 def _text_items(text: str, mid: str, seq: int, role: str) -> list[Candidate]:
     out: list[Candidate] = []
-    sentences = list(tx.sentences(_prose(text)))
+    sentences = [
+        (sentence, bool(_BULLET.match(line)))
+        for line in _prose(text).splitlines()
+        for sentence in tx.sentences(line)
+    ]
     listed = _listed(sentences)
-    for n, sentence in enumerate(sentences):
+    for n, (sentence, _) in enumerate(sentences):
         if n not in listed and not tx.is_code_line(sentence):
             out.extend(_sentence_items(sentence, mid, seq, role))
     return out

@@ -243,27 +243,34 @@ def _without_repeats(
     sections: dict[Section, list[SummaryItem]],
 ) -> dict[Section, list[SummaryItem]]:
     """Sections without unpinned lines another line of their kind already says: of a line
-    and a longer one containing it (one error printed by two layers), the less salient
-    goes. Kinds stay apart (a path item outlives the sentence that named it), and a
-    blocked step stays whatever it quotes: it is state that a later success clears."""
-    items = [(_core(i), i) for s, found in sections.items() if s not in _STATES for i in found]
+    and a longer one containing its words (one error printed by two layers), the less
+    salient goes. Kinds stay apart (a path item outlives the sentence that named it), names
+    are never repeats of longer names (``package.json`` is not ``web/package.json``), and
+    a blocked step stays whatever it quotes: it is state that a later success clears."""
+    items = [
+        (f" {_core(i)} ", i)
+        for s, found in sections.items()
+        if s not in _STATES
+        for i in found
+        if i.kind not in _NAMES
+    ]
+    rank = {id(i): (i.salience, i.seq, n) for n, (_, i) in enumerate(items)}
     drop: set[int] = set()
     for short_text, a in items:
-        if len(short_text) < MIN_CONTAINED_CHARS:
+        if len(short_text) < MIN_CONTAINED_CHARS + 2:
             continue
         for long_text, b in items:
-            if a is b or a.kind != b.kind or len(long_text) < len(short_text):
+            if a is b or a.kind != b.kind or id(a) in drop or id(b) in drop:
                 continue
-            if short_text not in long_text:
-                continue
-            if len(long_text) == len(short_text) and (a.salience, a.seq) < (b.salience, b.seq):
-                continue  # the same words twice: the pair is seen from the other side
-            loser = b if (a.salience, a.seq) >= (b.salience, b.seq) else a
+            if len(long_text) < len(short_text) or short_text not in long_text:
+                continue  # whole words only: " timeout 30 " is not in " timeout 300 "
+            loser = b if rank[id(a)] > rank[id(b)] else a
             if not loser.pinned and not loser.kept:
                 drop.add(id(loser))
     return {s: [i for i in found if id(i) not in drop] for s, found in sections.items()}
 
 
+_NAMES = frozenset({"path", "identifier", "file"})
 _STATES = frozenset({Section.BLOCKED, Section.IN_PROGRESS})
 _ERROR_LABEL = re.compile(r"^[^:\n]{1,60}?:\s+")
 
