@@ -40,7 +40,7 @@ from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where
 from langgraph_compact.checkpoint._messages import MessageStore, Thread
 from langgraph_compact.checkpoint._sql import Program, Replayable
-from langgraph_compact.errors import ConcurrentRunError, TurnLostError
+from langgraph_compact.errors import ConcurrentRunError, SaverArgumentError, TurnLostError
 
 if TYPE_CHECKING:
     from langgraph_compact.checkpoint._store import CheckpointStore
@@ -141,6 +141,11 @@ class _Renewal:
     """What the renewer found: who took the lease (``None``: nobody yet)."""
 
     def __init__(self, thread_id: str, me: str, lease: float) -> None:
+        if not lease > 0:  # also NaN
+            raise SaverArgumentError(
+                f"thread {thread_id!r}: turn(..., lease={lease!r}): the lease must be a "
+                "positive number of seconds (it is renewed every lease / 3 seconds)"
+            )
         self.thread_id, self.me, self.lease = thread_id, me, lease
         self.every = lease / RENEWALS_PER_LEASE
         self.lost: Holder | None = None
@@ -231,8 +236,10 @@ class TurnLeases:
         Raises:
             ConcurrentRunError: another holder kept the turn for ``wait`` seconds.
             TurnLostError: on exit, another run took the lease while the body ran.
+            SaverArgumentError: ``lease`` is not a positive number of seconds.
         """
         me, where = holder or _holder(), Where(str(thread_id))
+        renewal, failed = _Renewal(thread_id, me, lease), True
         start, poll = time.monotonic(), FIRST_POLL
         while other := self._run(self._lease(thread_id, me, lease), write=True, where=where):
             waited = time.monotonic() - start
@@ -240,12 +247,14 @@ class TurnLeases:
                 raise _timeout(thread_id, other[0], waited)
             time.sleep(min(poll, wait - waited))
             poll = min(poll * 2, MAX_POLL)
-        renewal, stop, failed = _Renewal(thread_id, me, lease), threading.Event(), True
+        stop = threading.Event()
 
         def renew() -> Holder | None:
             return self._run(self._renew(thread_id, me, lease), write=True, where=where)
 
-        keeper = threading.Thread(target=_keep, args=(renewal, renew, stop), daemon=True)
+        keeper = threading.Thread(
+            target=_keep, args=(renewal, renew, stop), name=f"turn lease {me}", daemon=True
+        )
         keeper.start()
         try:
             yield me
@@ -262,6 +271,7 @@ class TurnLeases:
     ) -> AsyncIterator[str]:
         """Async ``turn``."""
         me, where = holder or _holder(), Where(str(thread_id))
+        renewal, failed = _Renewal(thread_id, me, lease), True
         start, poll = time.monotonic(), FIRST_POLL
         while other := await self._arun(self._lease(thread_id, me, lease), write=True, where=where):
             waited = time.monotonic() - start
@@ -269,7 +279,7 @@ class TurnLeases:
                 raise _timeout(thread_id, other[0], waited)
             await asyncio.sleep(min(poll, wait - waited))
             poll = min(poll * 2, MAX_POLL)
-        renewal, stop, failed = _Renewal(thread_id, me, lease), asyncio.Event(), True
+        stop = asyncio.Event()
 
         async def renew() -> Holder | None:
             return await self._arun(self._renew(thread_id, me, lease), write=True, where=where)
