@@ -22,6 +22,7 @@ __all__ = [
     "SummaryError",
     "TaskUpdateError",
     "TransactionRetryError",
+    "TurnLostError",
 ]
 
 
@@ -107,6 +108,14 @@ class ConcurrentRunError(CompactError):
         self.read_checkpoint_id = read_checkpoint_id
         self.other_checkpoint_id = other_checkpoint_id
         self.other_run_id = other_run_id
+
+
+class TurnLostError(ConcurrentRunError):
+    """A run's turn lease ran out before it was renewed and another run took it.
+
+    Raised when the turn is left (``saver.turn`` / ``aturn``): the two runs may have
+    written the thread at the same time. ``other_run_id`` names the holder found.
+    """
 
 
 class TransactionRetryError(CompactError):

@@ -6,6 +6,10 @@ stored, so running the same program again from its first statement is safe. A pr
 can only start over if the saver was handed how to start it (``Replayable``); the
 savers wrap every write and read they run. A read whose connection broke (the pool
 hands out another) is retried too; a write is not, since its ``COMMIT`` may have landed.
+A pool's own errors (``PoolTimeout``: every connection is busy; ``PoolClosed``;
+``TooManyRequests``) are ``OperationalError``s without a SQLSTATE too, but say nothing of
+the server: they are raised at once, as they are (a retry would wait out the pool's
+timeout again, up to ``attempts`` times).
 
 Every retry is logged (``WARNING``, naming the thread, the SQLSTATE and the attempt);
 after ``RetryPolicy.attempts`` the last error is raised inside a ``TransactionRetryError``.
@@ -20,6 +24,7 @@ from typing import TypeVar
 
 import psycopg
 from psycopg import errors
+from psycopg_pool import PoolClosed, PoolTimeout, TooManyRequests
 
 from langgraph_compact.checkpoint._check import Where
 from langgraph_compact.checkpoint._sql import Program, Replayable
@@ -37,6 +42,9 @@ RETRYABLE = (errors.SerializationFailure, errors.DeadlockDetected)
 LOST_CONNECTION = ("08", "57P01", "57P02", "57P03")
 """SQLSTATE prefixes of a connection that broke or a server that is restarting."""
 
+POOL_ERRORS = (PoolTimeout, PoolClosed, TooManyRequests)
+"""The pool's refusals: no connection was handed out, so none was lost."""
+
 
 def lost_connection(error: BaseException) -> bool:
     """Whether ``error`` says the connection is gone (not what a statement did).
@@ -45,8 +53,10 @@ def lost_connection(error: BaseException) -> bool:
     True
     >>> lost_connection(errors.QueryCanceled("canceling statement due to statement timeout"))
     False
+    >>> lost_connection(PoolTimeout("couldn't get a connection after 30.00 sec"))
+    False
     """
-    if not isinstance(error, psycopg.OperationalError):
+    if not isinstance(error, psycopg.OperationalError) or isinstance(error, POOL_ERRORS):
         return False
     state = getattr(error, "sqlstate", None)
     return state is None or state.startswith(LOST_CONNECTION)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from pathlib import Path
 
 import psycopg
 import pytest
 from agent_graph import build_graph, turn_input
 from pgserver import schema_dsn
-from psycopg_pool import AsyncConnectionPool, ConnectionPool
+from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolClosed, PoolTimeout
 
 from langgraph_compact.checkpoint import AsyncCompactPostgresSaver, CompactPostgresSaver
 from langgraph_compact.errors import SaverArgumentError
@@ -64,3 +65,30 @@ def test_a_connection_inside_its_owners_transaction_is_refused(tmp_path: Path) -
         saver = CompactPostgresSaver(conn)  # idle: the saver switches it to autocommit
         build_graph(saver).invoke(turn_input(0), _cfg("c"))
         assert conn.autocommit and saver.verify().ok
+
+
+def test_an_exhausted_pool_times_out_at_once_with_the_pools_error(tmp_path: Path) -> None:
+    with ConnectionPool(schema_dsn(tmp_path), min_size=1, max_size=1, timeout=0.3) as pool:
+        saver = CompactPostgresSaver(pool)
+        saver.setup()
+        with pool.connection():  # the pool's only connection is taken
+            start = time.monotonic()
+            with pytest.raises(PoolTimeout):  # not retried, not "the server cannot be reached"
+                saver.get_tuple(_cfg("t"))
+            assert time.monotonic() - start < 3 * 0.3
+    with pytest.raises(PoolClosed):  # a closed pool: at once, named as such
+        saver.get_tuple(_cfg("t"))
+
+
+async def test_an_exhausted_async_pool_times_out_at_once(tmp_path: Path) -> None:
+    pool = AsyncConnectionPool(schema_dsn(tmp_path), min_size=1, max_size=1, timeout=0.3)
+    async with pool:
+        saver = AsyncCompactPostgresSaver(pool)
+        await saver.setup()
+        async with pool.connection():
+            start = time.monotonic()
+            with pytest.raises(PoolTimeout):
+                await saver.aget_tuple(_cfg("t"))
+            assert time.monotonic() - start < 3 * 0.3
+    with pytest.raises(PoolClosed):
+        await saver.aget_tuple(_cfg("t"))
