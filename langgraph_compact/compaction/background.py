@@ -33,6 +33,7 @@ import contextvars
 import logging
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from contextlib import suppress
@@ -98,8 +99,7 @@ class BackgroundCompactor:
         self._tasks: set[asyncio.Task[None]] = set()
         self._paces: OrderedDict[Hashable, Pace] = OrderedDict()
         self.run_time: float | None = None  # seconds per candidate (moving average)
-        self.unclaimed: UsageLedger = {}
-        """Summarizer usage of candidates no call consumed (evicted, or landed after close)."""
+        self.unclaimed: UsageLedger = {}  # usage of candidates no call took (evicted, closed)
 
     def compact(
         self,
@@ -291,6 +291,7 @@ class BackgroundCompactor:
         with self._lock:
             if self._pool is None:
                 self._pool = Workers(settings.background_workers, "langgraph-compact-background")
+                weakref.finalize(self, self._pool.shutdown, wait=False)  # idle threads end
             pool = self._pool
         # A fresh context: the call's run (callbacks, stream) is over before this is done.
         work = contextvars.Context().run
