@@ -80,12 +80,16 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
         self.background = BackgroundCompactor()
 
     def close(self) -> None:
-        """Stop background compaction: cancel queued candidates, wait for running ones."""
+        """Stop background compaction: cancel queued candidates, wait for running ones.
+
+        Optional at exit: the workers are daemon threads, so a process ends without
+        waiting for a candidate nobody will commit."""
         self.background.close()
 
     @staticmethod
     def _key() -> Hashable:
-        """The thread the call belongs to (one background candidate per thread)."""
+        """The thread the call belongs to (one background candidate per thread; without a
+        thread id the compactor tells conversations apart by their head)."""
         with suppress(RuntimeError):  # outside a graph run there is no config
             return (get_config().get("configurable") or {}).get("thread_id")
         return None

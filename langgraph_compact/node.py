@@ -188,7 +188,10 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         self.background = BackgroundCompactor(prices)
 
     def close(self) -> None:
-        """Stop background compaction: cancel queued candidates, wait for running ones."""
+        """Stop background compaction: cancel queued candidates, wait for running ones.
+
+        Optional at exit: the workers are daemon threads, so a process ends without
+        waiting for a candidate nobody will commit."""
         self.background.close()
 
     async def aclose(self) -> None:

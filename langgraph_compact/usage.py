@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from threading import Lock
@@ -233,7 +233,9 @@ def summarizer_usage(prices: Mapping[str, ModelPrice] | None = None) -> Iterator
     try:
         yield collector
     finally:
-        _COLLECTOR.reset(token)
+        # A coroutine abandoned on a closed event loop is finalized in another context.
+        with suppress(ValueError):
+            _COLLECTOR.reset(token)
 
 
 def record_usage(by: Mapping[str, UsageTotals]) -> None:

@@ -389,3 +389,186 @@ def test_create_agent_middleware_prepares_summaries_in_the_background() -> None:
     summary = agent.get_state(config).values["running_summary"]
     assert summary.covered_through > 2 and summary.generation >= 2
     mw.close()
+
+
+def _conversation(tag: str) -> list[BaseMessage]:
+    return [system(id="s"), human(f"Conversation {tag}: refactor src/{tag}/.", id=f"h-{tag}")]
+
+
+def test_conversations_without_a_thread_id_do_not_share_a_candidate() -> None:
+    # A stateless server: no checkpointer, no thread id, the history resent every call.
+    node = _node()
+    builder = StateGraph(CompactState)
+    builder.add_node("compact", node)
+    builder.add_edge(START, "compact")
+    graph = builder.compile()
+    states: dict[str, dict[str, Any]] = {t: {"messages": _conversation(t)} for t in "ab"}
+    for i in range(50):
+        for state in states.values():
+            state["messages"] = [*state["messages"], *_turn(i)]
+            out = graph.invoke(state)
+            _check(out)
+            state.update(
+                {k: out[k] for k in ("running_summary", "fold_anchor") if out.get(k) is not None}
+            )
+            assert node.background.wait(10)
+    counts = node.background.counts
+    assert counts.committed >= 2 and counts.discarded == 0, counts
+    assert all(s["running_summary"].summarizer != "extractive" for s in states.values())
+    node.close()
+
+
+def test_a_candidate_whose_event_loop_closed_is_failed_and_the_thread_goes_on() -> None:
+    import asyncio
+
+    node = _node(_model(latency=1.0))
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(graph.ainvoke({"messages": START_MESSAGES}, config))
+    i = 0
+    while node.background.counts.started == 0:
+        assert i < 60, "no candidate started"
+        loop.run_until_complete(graph.ainvoke({"messages": _turn(i)}, config))
+        i += 1
+    loop.close()  # the candidate's task is still pending: never cancelled, never resumed
+    started = time.monotonic()
+    _, stats = _until(graph, config, i, "started")  # the thread gets a new candidate
+    assert time.monotonic() - started < 30  # no call waited for the dead candidate
+    assert node.background.counts.failed == 1 and node.background.counts.started == 2
+    assert not stats["waited_for_summarizer"]
+    node.close()
+    assert not node.background._slots
+
+
+EXITING = """
+import sys, time
+sys.path.insert(0, {tests!r})
+from test_background import START_MESSAGES, _graph, _model, _node, _turn
+node = _node(_model(latency={latency}))
+graph, config = _graph(node), {{"configurable": {{"thread_id": "t"}}}}
+graph.invoke({{"messages": START_MESSAGES}}, config)
+for i in range(60):
+    graph.invoke({{"messages": _turn(i)}}, config)
+    if node.background.counts.started:
+        break
+assert node.background.counts.started == 1
+print("started", flush=True)
+"""
+
+
+def test_a_process_exits_without_waiting_for_a_running_candidate(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    latency = 60.0
+    script = tmp_path / "turns.py"
+    script.write_text(EXITING.format(tests=str(Path(__file__).parent), latency=latency))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "started"
+        started = time.monotonic()
+        assert proc.wait(timeout=2 * latency) == 0
+        assert time.monotonic() - started < latency / 4  # generous: a loaded machine
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_anti_thrash_state_is_carried_across_a_background_commit() -> None:
+    node = _node(summarizer_timeout=None, background_threshold=0.9)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    i, _ = _until(graph, config, 0, "started", size=6)
+    anchor = graph.get_state(config).values["fold_anchor"]
+    assert anchor is not None and not anchor.get("weak")
+    # Two weak summaries so far (as after two events that freed little).
+    graph.update_state(config, {"fold_anchor": {**anchor, "weak": 2}})
+    for j in range(i + 1, i + 80):
+        assert node.background.wait(10)
+        stats = _step(graph, config, _turn(j, size=6))
+        if stats["summary_source"]:
+            break
+    assert stats["summary_source"] == "background"
+    assert graph.get_state(config).values["fold_anchor"]["weak"] == 2
+    node.close()
+
+
+def test_a_topped_up_candidate_is_one_generation_step_and_passes_the_savers_cas(
+    tmp_path: Path,
+) -> None:
+    from langchain_core.messages import AIMessage
+
+    path = str(tmp_path / "t.sqlite")
+    node, racing = _node(_model(latency=0.5)), threading.Event()
+    with (
+        CompactSqliteSaver.from_conn_string(path) as mine,
+        CompactSqliteSaver.from_conn_string(path) as theirs,
+    ):
+        other = StateGraph(CompactState)  # another run: a turn that keeps the summary
+        other.add_node("chat", lambda s: {"messages": [AIMessage("ok", id="other-ai")]})
+        other.add_edge(START, "chat")
+        chat = other.compile(checkpointer=theirs)
+
+        def race(state: Any) -> dict[str, Any]:
+            if racing.is_set():
+                chat.invoke({"messages": [human("meanwhile", id="other-h")]}, config)
+            return {}
+
+        builder = StateGraph(CompactState)
+        builder.add_node("compact", node)
+        builder.add_node("race", race)
+        builder.add_edge(START, "compact")
+        builder.add_edge(START, "race")
+        graph, config = builder.compile(checkpointer=mine), {"configurable": {"thread_id": "t"}}
+        _step(graph, config, START_MESSAGES)
+        i, _ = _until(graph, config, 0, "committed")  # generation 1 is stored
+        assert graph.get_state(config).values["running_summary"].generation == 1
+        i, _ = _until(graph, config, i + 1, "started")
+        assert node.background.wait(10)
+        racing.set()  # the burst's run races another run that keeps generation 1
+        burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(8)]
+        stats = _step(graph, config, burst)
+        assert stats["summary_source"] == "background+foreground"
+        summary = graph.get_state(config).values["running_summary"]
+        assert (summary.generation, summary.parent_generation) == (2, 1)
+    node.close()
+
+
+def test_paces_forget_the_least_recently_seen_thread_first() -> None:
+    from langgraph_compact.compaction.background import BackgroundCompactor
+    from langgraph_compact.compaction.candidate import MAX_CANDIDATES
+
+    compactor = BackgroundCompactor()
+    settings = CompactionSettings(BUDGET, counter=COUNTER, background=True)
+    compact_with = compactor.compact
+    compact_with(START_MESSAGES, None, settings, key="kept")
+    for k in range(MAX_CANDIDATES + 5):
+        compact_with(START_MESSAGES, None, settings, key=k)
+        if k % 100 == 0:
+            compact_with(START_MESSAGES, None, settings, key="kept")  # still active
+    assert "kept" in compactor._paces and 0 not in compactor._paces
+    assert len(compactor._paces) == MAX_CANDIDATES
+
+
+async def test_drain_and_close_survive_a_cancelled_candidate_and_keep_its_usage() -> None:
+    model = MeteredModel(counter=COUNTER, json_section=Section.CRITICAL.value, latency=1.0)
+    node = _node(model)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    await graph.ainvoke({"messages": START_MESSAGES}, config)
+    for i in range(60):
+        await graph.ainvoke({"messages": _turn(i)}, config)
+        if node.background.counts.started:
+            break
+    for task in list(node.background._tasks):
+        task.cancel()
+    await node.background.drain()  # a cancelled candidate is over: no CancelledError
+    metered = model.model_copy(update={"calls": 0})
+    sync = _node(metered)  # a worker thread's candidate, landing after close
+    sync_graph = _graph(sync)
+    _step(sync_graph, config, START_MESSAGES)
+    _until(sync_graph, config, 0, "started")
+    sync.close()  # waits for the running candidate; nobody will commit it
+    assert sync.background.counts.failed == 1 and not sync.background._slots
+    by = sync.background.unclaimed["by"]["summarizer:metered"]
+    assert by["calls"] == metered.calls >= 1 and by["input_tokens"] == 500 * metered.calls
+    await node.aclose()

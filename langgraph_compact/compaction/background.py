@@ -17,10 +17,13 @@ With a model summarizer a compaction event costs seconds between the user and th
    without background. Candidates invalidated (edit, redaction, branch, moved generation)
    or failed are discarded: logged, counted, in the stats; never committed.
 
-Bounded: one candidate per thread key, at most ``background_workers`` running, the
-summarizer timeout holds in the worker, failures are never raised into the graph.
-Candidates live in memory: a restart loses them, never raw data. A candidate's summarizer
-usage goes to the ledger of the call that commits or discards it.
+Bounded: one candidate per thread key (without a thread id, per key and head: stateless
+callers resending histories), at most ``background_workers`` running, the summarizer
+timeout holds in the worker, failures are never raised into the graph. Worker threads
+are daemons: a process exits without waiting for a candidate (``close`` waits). A task
+whose event loop closed under it counts as failed. Candidates live in memory: a restart
+loses them, never raw data. A candidate's summarizer usage goes to the ledger of the
+call that commits or discards it; of one evicted or closed, to ``unclaimed``.
 """
 
 from __future__ import annotations
@@ -33,9 +36,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
-from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -47,42 +48,36 @@ from langgraph_compact.compaction.candidate import (
     BackgroundCounts,
     Candidate,
     Pace,
+    Step,
     background_enabled,
     candidate_invalid,
     candidate_plan,
+    committed_plan,
+    finish_step,
     landed,
     moving_average,
     parent_of,
-    with_candidate,
+    read_candidate,
+    reap_closed,
+    slot_key,
 )
 from langgraph_compact.compaction.plan import CompactionPlan, plan_compaction
-from langgraph_compact.compaction.run import (
-    acall_summarizer,
-    call_summarizer,
-    finish_compaction,
-    read_answer,
-    stamp_summary,
-)
+from langgraph_compact.compaction.run import acall_summarizer, call_summarizer
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
-from langgraph_compact.usage import ModelPrice, UsageTotals, record_usage, summarizer_usage
+from langgraph_compact.compaction.workers import Workers
+from langgraph_compact.usage import (
+    ModelPrice,
+    UsageLedger,
+    UsageTotals,
+    add_usage,
+    record_usage,
+    summarizer_usage,
+)
 
 __all__ = ["BackgroundCompactor"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class _Step:
-    """One call, planned: the plan to run, the candidate it commits, the one it starts."""
-
-    plan: CompactionPlan
-    committed: RunningSummary | None
-    ahead: tuple[CompactionPlan, Candidate] | None
-    notes: list[str]
-    running: Candidate | None = None
-    """At the trigger: a running candidate on the stored summary (sooner than a new call)."""
-    waited: bool = False
 
 
 class BackgroundCompactor:
@@ -100,10 +95,11 @@ class BackgroundCompactor:
         self.counts = BackgroundCounts()
         self._slots: OrderedDict[Hashable, Candidate] = OrderedDict()
         self._lock = threading.Lock()
-        self._pool: ThreadPoolExecutor | None = None
+        self._pool: Workers | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._paces: dict[Hashable, Pace] = {}
+        self._paces: OrderedDict[Hashable, Pace] = OrderedDict()
         self.run_time: float | None = None  # seconds per candidate (moving average)
+        self.unclaimed: UsageLedger = {}  # usage of candidates no call took (evicted, closed)
 
     def compact(
         self,
@@ -117,12 +113,18 @@ class BackgroundCompactor:
     ) -> CompactionResult:
         """Like ``compact``; commits a valid finished candidate, starts the next one."""
         step = self._prepare(raw, summary, settings, key, anchor)
-        if step.running is not None and step.running.landed.wait(settings.summarizer_timeout):
+        running = step.running
+        # A task runs on an event loop: blocking this thread may be blocking that loop.
+        if (
+            running is not None
+            and running.task is None
+            and running.landed.wait(settings.summarizer_timeout)
+        ):
             step = self._prepare(raw, summary, settings, key, anchor, step.notes)
         if step.ahead is not None:
             self._start_thread(*step.ahead, settings)
         answer = call_summarizer(step.plan, settings) if step.plan.request is not None else None
-        return _finish(step, answer, settings, blocks)
+        return finish_step(step, answer, settings, blocks)
 
     async def acompact(
         self,
@@ -142,7 +144,7 @@ class BackgroundCompactor:
             self._start_task(*step.ahead, settings)
         plan = step.plan
         answer = await acall_summarizer(plan, settings) if plan.request is not None else None
-        return _finish(step, answer, settings, blocks)
+        return finish_step(step, answer, settings, blocks)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the running candidates have landed (False on timeout); async: ``drain``."""
@@ -153,19 +155,28 @@ class BackgroundCompactor:
     async def drain(self) -> None:
         """Wait for the candidates' tasks running on this loop."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*[t for t in list(self._tasks) if t.get_loop() is loop])
+        mine = [t for t in list(self._tasks) if t.get_loop() is loop]
+        await asyncio.gather(*mine, return_exceptions=True)  # a cancelled one is over too
 
     def close(self, wait: bool = True) -> None:
         """Cancel queued candidates and stop the worker threads (after the running ones
-        finish, with ``wait``); tasks are cancelled on their loop. Later calls start anew."""
+        finish, with ``wait``); tasks are cancelled on their loop. Pending candidates are
+        dropped (counted as failed): later calls start anew."""
         with self._lock:
             pool, self._pool = self._pool, None
             tasks = list(self._tasks)
+            for found in self._slots.values():
+                self._unclaim(found.usage)
+                if not found.done:
+                    self.counts.failed += 1
+                    found.error, found.done = "closed before it finished", True
+                    found.landed.set()
+            self._slots.clear()
         for task in tasks:
             with suppress(RuntimeError):  # its loop is closed: the task is over already
                 task.get_loop().call_soon_threadsafe(task.cancel)
         if pool is not None:
-            pool.shutdown(wait=wait, cancel_futures=True)
+            pool.shutdown(wait=wait)
 
     async def aclose(self) -> None:
         """Cancel the candidates' tasks of this loop and wait for them; stop the threads."""
@@ -182,32 +193,34 @@ class BackgroundCompactor:
         key: Hashable,
         anchor: FoldAnchor | Mapping[str, Any] | None,
         waited: list[str] | None = None,
-    ) -> _Step:
+    ) -> Step:
         """Plan the call; ``waited``: the notes so far, after waiting for a candidate."""
         if summary is not None and not isinstance(summary, RunningSummary):
             summary = RunningSummary.model_validate(summary)
         plan = plan_compaction(raw, summary, settings, anchor)
         notes = [*(waited or ()), *(["waited for the running candidate"] if waited else [])]
         if not background_enabled(settings):
-            return _Step(plan, None, None, notes)
+            return Step(plan, None, None, notes)
+        key = slot_key(key, plan, settings.counter.cache)
         found = self._settle(key, plan, settings, notes)
         running = self._slots.get(key) if plan.request is not None and waited is None else None
         if found is None and running is not None and not running.done:
             extends = running.parent == parent_of(plan, settings.counter.cache)
-            return _Step(plan, None, None, notes, running if extends else None)
+            return Step(plan, None, None, notes, running if extends else None)
         if plan.request is not None and found is not None:
-            # The candidate is the stored summary now; the fold is placed afresh after it.
-            plan = plan_compaction(raw, found, settings)
-        pace = self._paces.setdefault(key, Pace())
-        if len(self._paces) > MAX_CANDIDATES:  # threads long gone: forget the oldest
-            self._paces.pop(next(iter(self._paces)))
+            plan = committed_plan(plan, found, settings)
+        with self._lock:
+            pace = self._paces.setdefault(key, Pace())
+            self._paces.move_to_end(key)
+            while len(self._paces) > MAX_CANDIDATES:  # threads long gone: forget the oldest
+                self._paces.popitem(last=False)
         pace.observe(plan.tokens_before_summary, time.monotonic())
         eta = pace.seconds_to(settings.budget.trigger_tokens)
         due = plan.request is None and key not in self._slots
         ahead = candidate_plan(plan, settings, eta, self.run_time) if due else None
         started = self._admit(key, ahead, settings, notes) if ahead is not None else None
         begun = (ahead, started) if ahead and started else None
-        return _Step(plan, found, begun, notes, waited=found is not None and waited is not None)
+        return Step(plan, found, begun, notes, waited=found is not None and waited is not None)
 
     def _settle(
         self, key: Hashable, plan: CompactionPlan, settings: CompactionSettings, notes: list[str]
@@ -218,6 +231,7 @@ class BackgroundCompactor:
         is kept until the trigger; a running one is left alone.
         """
         with self._lock:
+            self._tasks.difference_update(reap_closed(self._slots.values()))
             found = self._slots.get(key)
             if found is None:
                 return None
@@ -252,6 +266,7 @@ class BackgroundCompactor:
             return None
         span = (request.span_start, request.covered_through)
         with self._lock:
+            self._tasks.difference_update(reap_closed(self._slots.values()))
             if key in self._slots:
                 return None
             if sum(not c.done for c in self._slots.values()) >= settings.background_workers:
@@ -261,24 +276,26 @@ class BackgroundCompactor:
             found = self._slots[key] = Candidate(parent_of(ahead, settings.counter.cache), span)
             done = [k for k, c in self._slots.items() if c.done]
             for old in done[: max(0, len(self._slots) - MAX_CANDIDATES)]:
-                del self._slots[old]
+                self._unclaim(self._slots.pop(old).usage)
             self.counts.started += 1
         notes.append(f"started: candidate of {span[0]}..{span[1]}")
         return found
+
+    def _unclaim(self, usage: Mapping[str, UsageTotals]) -> None:
+        if usage:
+            self.unclaimed = add_usage(self.unclaimed, UsageLedger(by=dict(usage)))
 
     def _start_thread(
         self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings
     ) -> None:
         with self._lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(
-                    settings.background_workers, thread_name_prefix="langgraph-compact-background"
-                )
-                weakref.finalize(self, self._pool.shutdown, wait=False, cancel_futures=True)
+                self._pool = Workers(settings.background_workers, "langgraph-compact-background")
+                weakref.finalize(self, self._pool.shutdown, wait=False)  # idle threads end
             pool = self._pool
         # A fresh context: the call's run (callbacks, stream) is over before this is done.
-        future = pool.submit(contextvars.Context().run, self._work, found, ahead, settings)
-        future.add_done_callback(lambda _: self._ended(found))
+        work = contextvars.Context().run
+        pool.submit(lambda: work(self._work, found, ahead, settings), lambda: self._ended(found))
 
     def _start_task(
         self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings
@@ -294,8 +311,7 @@ class BackgroundCompactor:
         started = time.monotonic()
         with summarizer_usage(self.prices) as usage:
             answer = call_summarizer(ahead, settings)
-        self.run_time = moving_average(self.run_time, time.monotonic() - started)
-        self._land(found, ahead, answer, settings, usage.by)
+        self._land(found, ahead, answer, settings, usage.by, started)
 
     async def _awork(
         self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings
@@ -303,8 +319,7 @@ class BackgroundCompactor:
         started = time.monotonic()
         with summarizer_usage(self.prices) as usage:
             answer = await acall_summarizer(ahead, settings)
-        self.run_time = moving_average(self.run_time, time.monotonic() - started)
-        self._land(found, ahead, answer, settings, usage.by)
+        self._land(found, ahead, answer, settings, usage.by, started)
 
     def _ended(self, found: Candidate) -> None:
         """A candidate's thread or task is over: if it never landed, it was cancelled
@@ -321,27 +336,15 @@ class BackgroundCompactor:
         answer: object,
         settings: CompactionSettings,
         usage: Mapping[str, UsageTotals],
+        started: float,
     ) -> None:
         """Stamp the answer into the candidate (or record why not); never raises."""
-        name = getattr(settings.summarizer, "name", type(settings.summarizer).__name__)
-        summary, error = None, None
-        try:
-            draft, error = read_answer(answer)
-            if draft is not None:
-                summary = stamp_summary(ahead, draft, settings, str(name))
-        except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}"[:500]
-        if error is not None:
-            log.warning("background summarizer %r failed; the trigger will wait: %s", name, error)
+        self.run_time = moving_average(self.run_time, time.monotonic() - started)
+        summary, error = read_candidate(ahead, answer, settings)
         with self._lock:
+            if found.done:  # closed, or its loop closed: nobody will consume it
+                self._unclaim(usage)
+                return
             found.summary, found.error, found.usage = summary, error, dict(usage)
             found.done = True
         found.landed.set()
-
-
-def _finish(
-    step: _Step, answer: object, settings: CompactionSettings, blocks: Sequence[BaseMessage]
-) -> CompactionResult:
-    result = finish_compaction(step.plan, answer, settings, blocks=blocks)
-    topped_up = step.plan.request is not None
-    return with_candidate(result, step.committed, topped_up, tuple(step.notes), step.waited)

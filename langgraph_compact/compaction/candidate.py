@@ -7,12 +7,17 @@ is due, what it covers, whether it still holds; no model calls here.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+
+from langchain_core.messages import BaseMessage
 
 from langgraph_compact.compaction.assemble import CompactionResult
 from langgraph_compact.compaction.llm import ChatModelSummarizer
 from langgraph_compact.compaction.plan import CompactionPlan, check_summary, plan_compaction
+from langgraph_compact.compaction.run import finish_compaction, read_answer, stamp_summary
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.messages import MessageCache, span_digest
@@ -25,14 +30,22 @@ __all__ = [
     "Candidate",
     "Pace",
     "Parent",
+    "Step",
     "background_enabled",
     "candidate_invalid",
     "candidate_plan",
+    "committed_plan",
+    "finish_step",
     "landed",
     "moving_average",
     "parent_of",
+    "read_candidate",
+    "reap_closed",
+    "slot_key",
     "with_candidate",
 ]
+
+log = logging.getLogger(__name__)
 
 Parent = tuple[int | None, int, str | None, str]
 """The summary a candidate extends, (generation, covered_through, span digest), or (None,
@@ -193,6 +206,75 @@ def candidate_invalid(
     return why
 
 
+@dataclass(frozen=True)
+class Step:
+    """One call, planned: the plan to run, the candidate it commits, the one it starts."""
+
+    plan: CompactionPlan
+    committed: RunningSummary | None
+    ahead: tuple[CompactionPlan, Candidate] | None
+    notes: list[str]
+    running: Candidate | None = None
+    """At the trigger: a running candidate on the stored summary (sooner than a new call)."""
+    waited: bool = False
+
+
+def read_candidate(
+    ahead: CompactionPlan, answer: object, settings: CompactionSettings
+) -> tuple[RunningSummary | None, str | None]:
+    """A candidate's summary from its summarizer's ``answer``, or why not (logged)."""
+    name = getattr(settings.summarizer, "name", type(settings.summarizer).__name__)
+    summary, error = None, None
+    try:
+        draft, error = read_answer(answer)
+        if draft is not None:
+            summary = stamp_summary(ahead, draft, settings, str(name))
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"[:500]
+    if error is not None:
+        log.warning("background summarizer %r failed; the trigger will wait: %s", name, error)
+    return summary, error
+
+
+def committed_plan(
+    plan: CompactionPlan, found: RunningSummary, settings: CompactionSettings
+) -> CompactionPlan:
+    """The plan of a call at the trigger once candidate ``found`` is its stored summary.
+
+    The fold is placed afresh after it. It was never stored, so what the call stores is
+    one step from the stored summary (its ``parent_generation``, which the saver's
+    compare-and-swap checks); anti-thrash state (``weak``, a pause) carries over.
+    """
+    again = plan_compaction(plan.raw, found, settings)
+    paused_at = plan.paused_at if again.request is None else None
+    return replace(
+        again, stored_generation=found.parent_generation, weak=plan.weak, paused_at=paused_at
+    )
+
+
+def reap_closed(candidates: Iterable[Candidate]) -> list[asyncio.Task[None]]:
+    """Fail the running candidates whose event loop closed without cancelling their task
+    (``run_until_complete`` then ``close``): they would hold their slot forever. Returns
+    their tasks."""
+    reaped = []
+    for found in candidates:
+        task = found.task
+        if not found.done and task is not None and task.get_loop().is_closed():
+            found.error, found.done = "its event loop was closed before it finished", True
+            found.landed.set()
+            reaped.append(task)
+    return reaped
+
+
+def slot_key(key: Hashable, plan: CompactionPlan, cache: MessageCache | None = None) -> Hashable:
+    """The candidate slot of a call: ``key``; without a thread id (``key`` None, or a tuple
+    holding None) also the head's digest, so conversations resent by a stateless caller
+    do not share (and keep discarding) one candidate."""
+    if key is None or (isinstance(key, tuple) and None in key):
+        return key, span_digest(plan.raw[: plan.head_end], cache)
+    return key
+
+
 def with_candidate(
     result: CompactionResult,
     committed: RunningSummary | None,
@@ -231,3 +313,12 @@ async def landed(found: Candidate, timeout: float | None) -> bool:
         return False
     await asyncio.wait({task}, timeout=timeout)
     return found.landed.is_set()
+
+
+def finish_step(
+    step: Step, answer: object, settings: CompactionSettings, blocks: Sequence[BaseMessage]
+) -> CompactionResult:
+    """Finish the call's plan with the foreground ``answer``, with what background did."""
+    result = finish_compaction(step.plan, answer, settings, blocks=blocks)
+    topped_up = step.plan.request is not None
+    return with_candidate(result, step.committed, topped_up, tuple(step.notes), step.waited)
