@@ -100,6 +100,23 @@ def _agent(state: dict[str, Any]) -> dict[str, Any]:
     return {"messages": [AIMessage("", id=f"ai-{turn}", tool_calls=[call])]}
 
 
+def timed_turns(
+    graph: Any, thread_id: str, turns: int, name: str
+) -> tuple[list[float], list[BaseMessage]]:
+    """Seconds of each of ``turns`` turns on one thread, and the thread's final messages
+    (two per turn, or a ``RuntimeError`` naming ``name``)."""
+    config = {"configurable": {"thread_id": thread_id}}
+    lat: list[float] = []
+    for _ in range(turns):
+        t0 = time.perf_counter()
+        graph.invoke({"messages": []}, config)
+        lat.append(time.perf_counter() - t0)
+    messages = graph.get_state(config).values["messages"]
+    if len(messages) != 2 * turns:
+        raise RuntimeError(f"{name}: {len(messages)} messages after {turns} turns")
+    return lat, messages
+
+
 def build_graph(saver: BaseCheckpointSaver[Any], *, delta: bool = False) -> Any:
     """The bench graph: START -> agent -> tools -> END, compiled with ``saver``."""
     builder = StateGraph(DeltaState if delta else State)
@@ -155,18 +172,9 @@ def run_graph(
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sqlite"
         prepare(path)
-        lat: list[float] = []
         start = time.perf_counter()
-        config = {"configurable": {"thread_id": THREAD}}
         with make_saver(path) as saver:
-            graph = build_graph(saver, delta=delta)
-            for _ in range(turns):
-                t0 = time.perf_counter()
-                graph.invoke({"messages": []}, config)
-                lat.append(time.perf_counter() - t0)
-            messages = graph.get_state(config).values["messages"]
-        if len(messages) != 2 * turns:
-            raise RuntimeError(f"{name}: {len(messages)} messages after {turns} turns")
+            lat, messages = timed_turns(build_graph(saver, delta=delta), THREAD, turns, name)
         elapsed = time.perf_counter() - start
         checkpoint_wal(path)
         return GraphRun(

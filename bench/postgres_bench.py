@@ -97,18 +97,9 @@ def schema_bytes(dsn: str) -> int:
 
 def long_thread(kind: str, dsn: str, turns: int) -> dict[str, Any]:
     """Part 1: ``turns`` turns on one thread; size over raw bytes and latency."""
-    config = {"configurable": {"thread_id": _graph_run.THREAD}}
-    lat: list[float] = []
     with open_saver(kind, dsn) as saver:
         saver.setup()
-        graph = build_graph(saver)
-        for _ in range(turns):
-            t0 = time.perf_counter()
-            graph.invoke({"messages": []}, config)
-            lat.append(time.perf_counter() - t0)
-        messages = graph.get_state(config).values["messages"]
-    if len(messages) != 2 * turns:
-        raise RuntimeError(f"{kind}: {len(messages)} messages after {turns} turns")
+        lat, messages = _graph_run.timed_turns(build_graph(saver), _graph_run.THREAD, turns, kind)
     lat_10 = statistics.median(lat[10 - WINDOW // 2 : 10 + WINDOW // 2])
     lat_last = statistics.median(lat[-WINDOW:])
     size, raw = schema_bytes(dsn), raw_message_bytes(messages)
