@@ -20,7 +20,10 @@ the input tokens and the *cacheable prefix*: the tokens of the leading messages 
 content is identical to the previous call's input. Reported, summed over every call of
 every trajectory:
 
-- ``input``: input tokens; ``prefix``: cacheable prefix / input tokens;
+- ``input``: input tokens; ``prefix``: cacheable prefix / input tokens; ``ceil``: one
+  minus the share of input tokens that arrived since the previous call (the reply, tool
+  results, a human turn): no cache can serve those, so no strategy's prefix can pass its
+  ``ceil``, whatever it does to the messages it showed before;
 - ``cost@0.1`` and ``cost@0.5``: effective input cost in units of one uncached input
   token, the prefix billed at 0.1x and 0.5x (cache writes billed as plain input), and
   the same relative to the cheapest strategy;
@@ -69,6 +72,7 @@ class CostTotals:
     calls: int = 0
     input_tokens: int = 0
     prefix_tokens: int = 0
+    new_tokens: int = 0
     summarizer_input: int = 0
     over: int = 0
     events: int = 0
@@ -79,6 +83,7 @@ class CostTotals:
         self.calls += len(run.calls)
         self.input_tokens += run.input_tokens
         self.prefix_tokens += run.prefix_tokens
+        self.new_tokens += run.new_tokens
         self.summarizer_input += run.summarizer_input_tokens
         self.over += run.over_budget
         self.events += run.events
@@ -88,6 +93,11 @@ class CostTotals:
     @property
     def prefix(self) -> float:
         return self.prefix_tokens / self.input_tokens if self.input_tokens else 0.0
+
+    @property
+    def ceiling(self) -> float:
+        """The prefix this strategy could reach if it never rewrote a message it showed."""
+        return 1 - self.new_tokens / self.input_tokens if self.input_tokens else 0.0
 
     def cost(self, price: float) -> float:
         """Input cost in uncached-token units, the cacheable prefix at ``price``."""
@@ -111,7 +121,7 @@ def replay_budget(tokens: int, paths: Sequence[Path]) -> list[CostTotals]:
 def table(rows: Sequence[CostTotals], out: Callable[[str], None]) -> None:
     best = {p: min(r.cost(p) for r in rows) for p in PRICES}
     out(
-        f"{'budget':>6} {'strategy':<10} {'calls':>6} {'input':>11} {'prefix':>6} "
+        f"{'budget':>6} {'strategy':<10} {'calls':>6} {'input':>11} {'prefix':>6} {'ceil':>5} "
         f"{'cost@0.1':>10} {'rel':>5} {'cost@0.5':>10} {'rel':>5} {'summ in':>9} "
         f"{'+summ@0.1':>10} {'over':>5} {'events':>6} {'task':>5} {'errors':>6}"
     )
@@ -119,7 +129,7 @@ def table(rows: Sequence[CostTotals], out: Callable[[str], None]) -> None:
         c1, c5 = r.cost(0.1), r.cost(0.5)
         out(
             f"{r.budget:>6} {r.strategy:<10} {r.calls:>6} {r.input_tokens:>11,} "
-            f"{r.prefix:>6.3f} {c1:>10,.0f} {c1 / best[0.1]:>5.2f} {c5:>10,.0f} "
+            f"{r.prefix:>6.3f} {r.ceiling:>5.3f} {c1:>10,.0f} {c1 / best[0.1]:>5.2f} {c5:>10,.0f} "
             f"{c5 / best[0.5]:>5.2f} {r.summarizer_input:>9,} "
             f"{c1 + r.summarizer_input:>10,.0f} {r.over:>5} {r.events:>6} "
             f"{r.task_calls / max(1, r.calls):>5.2f} {r.errors:>6}"
@@ -137,12 +147,19 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
         table(rows, out)
         out("")
         data[str(tokens)] = [
-            {**vars(r), "prefix": r.prefix, **{f"cost@{p}": r.cost(p) for p in PRICES}}
+            {
+                **vars(r),
+                "prefix": r.prefix,
+                "ceiling": r.ceiling,
+                **{f"cost@{p}": r.cost(p) for p in PRICES},
+            }
             for r in rows
         ]
     out(
         "prefix = tokens of leading messages identical to the previous call's input / input "
-        "tokens; cost = input - (1 - price) x prefix, in uncached-token units; rel = cost / "
+        "tokens; ceil = 1 - tokens of messages that arrived since the previous call / input "
+        "tokens (no cache serves them: the highest prefix the strategy's own inputs allow); "
+        "cost = input - (1 - price) x prefix, in uncached-token units; rel = cost / "
         "the cheapest strategy's; +summ = cost@0.1 plus the summarizer model's input."
     )
     out(f"total bench time {time.perf_counter() - started:.0f} s")

@@ -10,12 +10,14 @@ database this bench creates and drops (``LGC_POSTGRES_DSN``, default
    300 turns. Database size (``pg_total_relation_size`` of every table of the schema:
    heap, TOAST and indexes) over the raw message bytes, and the per-turn latency at
    turn 10 and over the last 10 turns (medians).
-2. **Many workers, one database**: 1, 2, 4 and 8 worker processes, each running
-   ``--turns-per-worker`` turns of the same graph on a thread of its own, all starting
-   together once every worker has imported and connected; turns per second over the
-   wall time from the first worker's start to the last worker's end.
+2. **Many workers, one database**: 1, 2, 4 and 8 worker processes, each running the
+   same graph on a thread of its own, all starting together once every worker has
+   imported and connected; turns per second over the wall time from the first worker's
+   start to the last worker's end. Twice: on short threads (``--turns-per-worker``, 60),
+   where LangGraph's own per-turn CPU dominates both savers, and on threads as long as
+   part 1's (``--turns``), where the stock saver re-serializes a growing history.
 
-Run ``python bench/postgres_bench.py`` (about 3 minutes on 2 cores) or ``--quick``;
+Run ``python bench/postgres_bench.py`` (about 8 minutes on 2 cores) or ``--quick``;
 ``--write-readme`` publishes the report (``bench/_report.py``).
 """
 
@@ -70,6 +72,11 @@ def schema_dsn(dsn: str, schema: str) -> str:
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
     return make_conninfo(dsn, options=f"-c search_path={schema}")
+
+
+def drop_schema(dsn: str, schema: str) -> None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 @contextmanager
@@ -165,7 +172,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--turns-per-worker", type=int, default=60)
-    parser.add_argument("--quick", action="store_true", help="60 turns, 10 per worker")
+    parser.add_argument("--quick", action="store_true", help="60 turns, 10 and 60 per worker")
     parser.add_argument("--write-readme", action="store_true")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -190,18 +197,26 @@ def main() -> None:
                 f"{r['db_bytes'] / r['raw_bytes']:8.2f} {r['ms_10']:7.1f} "
                 f"{r['ms_last']:8.1f} {r['ms_last'] / r['ms_10']:7.2f}"
             )
-        print(f"\n2. Turns per second, N worker processes x {per_worker} turns, own threads")
-        head = f"{'saver':22} " + " ".join(f"{f'{n} w':>7}" for n in WORKER_COUNTS)
-        print(head + "\n" + "-" * len(head))
-        rates: dict[str, list[float]] = {}
-        for i, kind in enumerate(SAVERS):
-            sdsn = schema_dsn(dsn, f"many{i}")
-            with open_saver(kind, sdsn) as saver:
-                saver.setup()
-            rates[kind] = [throughput(kind, sdsn, n, per_worker) for n in WORKER_COUNTS]
-            print(f"{kind:22} " + " ".join(f"{r:7.1f}" for r in rates[kind]))
-        ratio = rates[SAVERS[1]][-1] / rates[SAVERS[0]][-1]
-        print(f"\nAt {WORKER_COUNTS[-1]} workers: {ratio:.1f}x the stock saver's turns per second.")
+        rates: dict[str, dict[str, list[float]]] = {}
+        for length in dict.fromkeys((per_worker, turns)):
+            print(f"\n2. Turns per second, N worker processes x {length} turns, own threads")
+            head = f"{'saver':22} " + " ".join(f"{f'{n} w':>7}" for n in WORKER_COUNTS)
+            print(head + "\n" + "-" * len(head))
+            by_saver = rates[str(length)] = {}
+            for i, kind in enumerate(SAVERS):
+                sdsn = schema_dsn(dsn, f"many{i}_{length}")
+                with open_saver(kind, sdsn) as saver:
+                    saver.setup()
+                by_saver[kind] = [throughput(kind, sdsn, n, length) for n in WORKER_COUNTS]
+                print(f"{kind:22} " + " ".join(f"{r:7.1f}" for r in by_saver[kind]))
+                drop_schema(dsn, f"many{i}_{length}")  # the stock saver's threads are large
+        print()
+        for length, by_saver in rates.items():
+            ratio = by_saver[SAVERS[1]][-1] / by_saver[SAVERS[0]][-1]
+            print(
+                f"At {WORKER_COUNTS[-1]} workers on {length}-turn threads: {ratio:.1f}x the "
+                "stock saver's turns per second."
+            )
     if args.write_readme:
         publish("postgres", out.getvalue(), {"long": long_runs, "rates": rates})
 

@@ -143,3 +143,21 @@ def test_the_anchor_is_state_and_survives_the_saver() -> None:
     messages = state["messages"]
     assert 0 < anchor["index"] <= len(messages)
     assert messages[anchor["index"] - 1].id == anchor["last_id"]
+
+
+@pytest.mark.parametrize("name", ["ours", "full"])
+def test_what_arrived_since_the_last_call_is_never_in_the_cacheable_prefix(name: str) -> None:
+    budget = _budget(4_000)
+    path = corpus_files()[0]
+    trajectory = load_trajectory(path)
+    run = replay_trajectory(
+        path.stem, trajectory, make_strategy(name, budget, COUNTER), budget, COUNTER
+    )
+    assert run.error is None and len(run.calls) > 5
+    first = run.calls[0]
+    assert first.prefix_tokens == 0 and 0 < first.new_tokens <= first.input_tokens
+    for call in run.calls[1:]:
+        assert 0 < call.new_tokens < call.input_tokens
+        assert call.prefix_tokens + call.new_tokens <= call.input_tokens
+    if name == "full":  # never rewrites what it showed: its prefix is all that did not arrive
+        assert all(c.prefix_tokens + c.new_tokens == c.input_tokens for c in run.calls)

@@ -64,6 +64,10 @@ class CallRecord:
     prefix_tokens: int = 0
     """Tokens of the leading messages identical to the previous call's input (what a
     provider's prompt cache can serve); 0 on the first call."""
+    new_tokens: int = 0
+    """Tokens of recorded messages the previous call's input did not hold (what arrived
+    since: the reply, tool results, a human turn; every token on the first call). No
+    strategy can serve them from a cache, so ``1 - new / input`` bounds its prefix."""
 
 
 @dataclass
@@ -93,6 +97,10 @@ class ReplayRun:
     @property
     def prefix_tokens(self) -> int:
         return sum(c.prefix_tokens for c in self.calls)
+
+    @property
+    def new_tokens(self) -> int:
+        return sum(c.new_tokens for c in self.calls)
 
     @property
     def max_input(self) -> int:
@@ -209,12 +217,14 @@ def _drive(
         running[i - 1] if i else 0 for i, m in enumerate(trajectory) if isinstance(m, AIMessage)
     ]
     events_seen = [strategy.events()]
+    recorded_ids = {m.id for m in trajectory}
     first = next((m for m in trajectory if m.type == "human"), None)
     task_id, task = (first.id, message_text(first)[:100]) if first is not None else (None, "")
 
     def agent(state: Any) -> dict[str, Any]:
         seen = [*prefix, *state[strategy.input_key]]
         summary = state.get("running_summary")
+        shown_last = {m.id for m in run.last_input}
         events = strategy.events()
         text = "\n".join(seen_text(m) for m in seen) if probes else ""
         record = CallRecord(
@@ -229,6 +239,9 @@ def _drive(
             probes=tuple(p in text for p in probes),
             task=any(m.id == task_id and message_text(m).startswith(task) for m in seen),
             prefix_tokens=shared_prefix_tokens(run.last_input, seen, counter),
+            new_tokens=counter.count_messages(
+                [m for m in seen if m.id in recorded_ids and m.id not in shown_last]
+            ),
         )
         events_seen[0] = events
         run.calls.append(record)
