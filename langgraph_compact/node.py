@@ -195,7 +195,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         self.background.close()
 
     async def aclose(self) -> None:
-        """Async twin of ``close``: also cancels the candidates' tasks on this loop."""
+        """Async twin of ``close``: waits for running candidates without blocking the loop."""
         await self.background.aclose()
 
     def __repr__(self) -> str:

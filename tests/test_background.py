@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from factories import ai_tool_call, human, system, tool_result
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import START, StateGraph
@@ -255,9 +255,11 @@ def test_a_failing_background_summarizer_is_logged_and_the_trigger_waits(
     node.close()
 
 
-async def test_async_graph_commits_a_candidate_made_by_a_task() -> None:
-    model = _model()
-    node = _node(model)
+async def test_async_graph_commits_a_candidate_made_in_a_worker_thread() -> None:
+    model = ThreadRecordingModel(
+        counter=COUNTER, json_section=Section.CRITICAL.value, latency=LATENCY, threads=[]
+    )
+    node = _node(model, summarizer_timeout=None)
     graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
     await graph.ainvoke({"messages": START_MESSAGES}, config)
     committed: dict[str, Any] | None = None
@@ -268,14 +270,18 @@ async def test_async_graph_commits_a_candidate_made_by_a_task() -> None:
             stats, values = (chunk["compaction"], {}) if mode == "custom" else (stats, chunk)
         _check(values)
         if any(n.startswith("started") for n in stats["background"]):
-            await node.background.drain()
+            assert await node.background.drain(10)
         if stats["summary_source"] == "background":
             committed = stats
             break
     assert committed is not None and not committed["waited_for_summarizer"]
-    assert not [t for t in set(threading.enumerate()) - before if "compact" in t.name]
+    # The sync call in the compactor's worker, not the async one on this loop.
+    assert model.threads and all(
+        t.startswith("langgraph-compact-background") for t in model.threads
+    )
+    assert [t for t in set(threading.enumerate()) - before if "compact-background" in t.name]
     await node.aclose()
-    assert not node.background._tasks
+    assert not [t for t in set(threading.enumerate()) - before if "compact" in t.name]
 
 
 def test_one_worker_bounds_candidates_and_close_leaves_no_threads() -> None:
@@ -352,7 +358,6 @@ def test_pace_delays_a_candidate_until_the_trigger_is_near() -> None:
 def test_create_agent_middleware_prepares_summaries_in_the_background() -> None:
     from langchain.agents import create_agent
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-    from langchain_core.messages import AIMessage
     from langchain_core.tools import tool
 
     from langgraph_compact.middleware import CompactionMiddleware
@@ -418,7 +423,7 @@ def test_conversations_without_a_thread_id_do_not_share_a_candidate() -> None:
     node.close()
 
 
-def test_a_candidate_whose_event_loop_closed_is_failed_and_the_thread_goes_on() -> None:
+def test_a_candidate_outlives_an_event_loop_closed_without_cancelling_it() -> None:
     import asyncio
 
     node = _node(_model(latency=1.0))
@@ -430,11 +435,10 @@ def test_a_candidate_whose_event_loop_closed_is_failed_and_the_thread_goes_on() 
         assert i < 60, "no candidate started"
         loop.run_until_complete(graph.ainvoke({"messages": _turn(i)}, config))
         i += 1
-    loop.close()  # the candidate's task is still pending: never cancelled, never resumed
-    started = time.monotonic()
-    _, stats = _until(graph, config, i, "started")  # the thread gets a new candidate
-    assert time.monotonic() - started < 30  # no call waited for the dead candidate
-    assert node.background.counts.failed == 1 and node.background.counts.started == 2
+    loop.close()  # the candidate is still running: it was never on this loop
+    assert node.background.wait(10)
+    _, stats = _until(graph, config, i, "background")  # a sync caller commits it
+    assert node.background.counts.failed == 0 and node.background.counts.committed == 1
     assert not stats["waited_for_summarizer"]
     node.close()
     assert not node.background._slots
@@ -496,8 +500,6 @@ def test_anti_thrash_state_is_carried_across_a_background_commit() -> None:
 def test_a_topped_up_candidate_is_one_generation_step_and_passes_the_savers_cas(
     tmp_path: Path,
 ) -> None:
-    from langchain_core.messages import AIMessage
-
     path = str(tmp_path / "t.sqlite")
     node, racing = _node(_model(latency=0.5)), threading.Event()
     with (
@@ -550,25 +552,131 @@ def test_paces_forget_the_least_recently_seen_thread_first() -> None:
     assert len(compactor._paces) == MAX_CANDIDATES
 
 
-async def test_drain_and_close_survive_a_cancelled_candidate_and_keep_its_usage() -> None:
-    model = MeteredModel(counter=COUNTER, json_section=Section.CRITICAL.value, latency=1.0)
-    node = _node(model)
+async def test_drain_and_the_trigger_wait_without_blocking_the_loop() -> None:
+    import asyncio
+
+    node = _node(_model(latency=1.0))
     graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
     await graph.ainvoke({"messages": START_MESSAGES}, config)
-    for i in range(60):
-        await graph.ainvoke({"messages": _turn(i)}, config)
-        if node.background.counts.started:
-            break
-    for task in list(node.background._tasks):
-        task.cancel()
-    await node.background.drain()  # a cancelled candidate is over: no CancelledError
-    metered = model.model_copy(update={"calls": 0})
-    sync = _node(metered)  # a worker thread's candidate, landing after close
-    sync_graph = _graph(sync)
-    _step(sync_graph, config, START_MESSAGES)
-    _until(sync_graph, config, 0, "started")
-    sync.close()  # waits for the running candidate; nobody will commit it
-    assert sync.background.counts.failed == 1 and not sync.background._slots
-    by = sync.background.unclaimed["by"]["summarizer:metered"]
-    assert by["calls"] == metered.calls >= 1 and by["input_tokens"] == 500 * metered.calls
+    ticks = 0
+
+    async def tick() -> None:  # another coroutine of the app's loop
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        for i in range(60):
+            await graph.ainvoke({"messages": _turn(i)}, config)
+            if node.background.counts.started:
+                break
+        # A burst at the trigger while the candidate runs: the call awaits it.
+        burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(6)]
+        before, started = ticks, time.monotonic()
+        chunks = await graph.ainvoke({"messages": burst}, config, stream_mode=MODES)
+        waited = time.monotonic() - started
+        stats = next(c["compaction"] for mode, c in chunks if mode == "custom")
+        assert "waited for the running candidate" in stats["background"]
+        assert stats["summary_source"] in ("background", "background+foreground")
+        assert waited > 0.3 and ticks - before >= waited / 0.01 / 4  # the loop kept running
+        for j in range(i + 1, i + 60):
+            await graph.ainvoke({"messages": _turn(j)}, config)
+            if node.background._running():
+                break
+        before = ticks
+        assert node.background._running() and await node.background.drain(10)
+        assert ticks - before >= 10 and not node.background._running()
+    finally:
+        ticker.cancel()
+    assert node.background.counts.committed >= 1 and node.background.counts.failed == 0
     await node.aclose()
+
+
+def test_close_drops_a_running_candidate_and_keeps_its_usage() -> None:
+    metered = MeteredModel(counter=COUNTER, json_section=Section.CRITICAL.value, latency=1.0)
+    node = _node(metered)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    _until(graph, config, 0, "started")
+    node.close()  # waits for the running candidate; nobody will commit it
+    assert node.background.counts.failed == 1 and not node.background._slots
+    by = node.background.unclaimed["by"]["summarizer:metered"]
+    assert by["calls"] == metered.calls >= 1 and by["input_tokens"] == 500 * metered.calls
+
+
+class AsyncNativeModel(TailSummaryModel):
+    """Sleeps ``latency`` on either path: ``time.sleep`` when sync, ``asyncio.sleep`` on the
+    caller's loop when async (a provider's async HTTP client), and records the path."""
+
+    paths: list[str] = Field(default_factory=list)
+
+    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+        self.paths.append(f"sync:{threading.current_thread().name}")
+        return super()._generate(*args, **kwargs)
+
+    async def _agenerate(self, *args: Any, **kwargs: Any) -> Any:
+        import asyncio
+
+        self.paths.append("async")
+        await asyncio.sleep(self.latency)
+        return super(AsyncNativeModel, self.model_copy(update={"latency": 0.0}))._generate(
+            *args, **kwargs
+        )
+
+
+def _notes_turn(i: int) -> list[BaseMessage]:
+    """A turn of prose the fold cannot clip: only summaries keep the thread in budget."""
+    facts = " ".join(f"item{i}_{k} is a fact about module {k}." for k in range(25))
+    return [human(f"Note {i}: {facts}", id=f"n{i}"), AIMessage(f"Noted {i}.", id=f"r{i}")]
+
+
+def test_candidates_outlive_one_asyncio_run_per_turn() -> None:
+    # A script driving an async graph: asyncio.run(graph.ainvoke(...)) per turn, so each
+    # turn's event loop closes right after it. Candidates must survive that.
+    import asyncio
+
+    model = AsyncNativeModel(counter=COUNTER, json_section=Section.CRITICAL.value, latency=LATENCY)
+    node = _node(model)
+
+    async def agent(state: Any) -> dict[str, Any]:
+        await asyncio.sleep(0.05)  # the agent's own model call: shorter than the summarizer
+        return {}
+
+    builder = StateGraph(CompactState)
+    builder.add_node("compact", node)
+    builder.add_node("agent", agent)
+    builder.add_edge(START, "compact")
+    builder.add_edge("compact", "agent")
+    serde = JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)
+    graph = builder.compile(checkpointer=InMemorySaver(serde=serde))
+    config = {"configurable": {"thread_id": "t"}}
+
+    def turn(messages: list[BaseMessage]) -> dict[str, Any]:
+        chunks = asyncio.run(graph.ainvoke({"messages": messages}, config, stream_mode=MODES))
+        _check(next(c for mode, c in reversed(chunks) if mode == "values"))
+        return next(c["compaction"] for mode, c in chunks if mode == "custom")
+
+    turn(START_MESSAGES)
+    events = waits = 0
+    notes: list[str] = []
+    for i in range(30):
+        time.sleep(LATENCY)  # the user's time between turns, outside any event loop
+        stats = turn(_notes_turn(i))
+        notes += stats["background"]
+        events += stats["summary_source"] is not None
+        waits += stats["waited_for_summarizer"]
+    counts = node.background.counts
+    assert events >= 3, (events, notes)
+    assert counts.committed >= 2 and counts.failed == 0, (counts, notes)
+    assert not [n for n in notes if "cancelled" in n or "loop" in n], notes
+    assert waits < events, (waits, events, notes)
+    # Candidates made the sync calls, off the loop (in the summarizer timeout's thread);
+    # the graph's own foreground calls are the async ones.
+    synced = [p for p in model.paths if p != "async"]
+    assert len(synced) >= counts.started and all(
+        p.startswith("sync:langgraph-compact-") for p in synced
+    )
+    node.close()
+    assert not node.background._slots

@@ -5,25 +5,31 @@ With a model summarizer a compaction event costs seconds between the user and th
 
 1. **Start.** A call above ``background_threshold`` of the trigger, once the thread's pace
    says the trigger is near (``compaction.candidate``), starts a *candidate*: the summary
-   the next event would commit, from a snapshot, in a worker thread (sync graphs; a small
-   pool owned by the compactor) or a task on the running loop (async graphs).
+   the next event would commit, from a snapshot, in a worker thread of a small pool owned
+   by the compactor, through the summarizer's sync ``summarize``, for sync and async
+   graphs alike. Not a task on the caller's loop: ``asyncio.run(graph.ainvoke(...))`` per
+   turn closes that loop after the turn, which would cancel the candidate (a paid call
+   wasted, the next event waiting in the foreground); nor a private loop, which would tie
+   the model's async client to a loop of its own. A chat model's sync call is thread-safe
+   and bound to no loop.
 2. **Commit.** When a later call reaches the trigger, a finished candidate is committed
    only if it still holds — a compare-and-swap on the summary it extends (generation,
    cursor, digest) and on its own span (still a prefix of the history, same ids and
    digest). The call is then planned with the candidate as the stored summary; if that is
    still over the trigger (a burst since the snapshot), the rest is summarized in the
    foreground, chained on the candidate: coverage stays contiguous.
-3. **Otherwise** the call waits: for the candidate still running, or for the summarizer as
-   without background. Candidates invalidated (edit, redaction, branch, moved generation)
-   or failed are discarded: logged, counted, in the stats; never committed.
+3. **Otherwise** the call waits: for the candidate still running (``acompact`` without
+   blocking the loop: the worker thread wakes it), or for the summarizer as without
+   background. Candidates invalidated (edit, redaction, branch, moved generation) or
+   failed are discarded: logged, counted, in the stats; never committed.
 
 Bounded: one candidate per thread key (without a thread id, per key and head: stateless
 callers resending histories), at most ``background_workers`` running, the summarizer
 timeout holds in the worker, failures are never raised into the graph. Worker threads
-are daemons: a process exits without waiting for a candidate (``close`` waits). A task
-whose event loop closed under it counts as failed. Candidates live in memory: a restart
-loses them, never raw data. A candidate's summarizer usage goes to the ledger of the
-call that commits or discards it; of one evicted or closed, to ``unclaimed``.
+are daemons: a process exits without waiting for a candidate (``close`` waits), and an
+event loop closing under a running one does not touch it. Candidates live in memory: a
+restart loses them, never raw data. A candidate's summarizer usage goes to the ledger
+of the call that commits or discards it; of one evicted or closed, to ``unclaimed``.
 """
 
 from __future__ import annotations
@@ -36,7 +42,6 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
-from contextlib import suppress
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -58,7 +63,6 @@ from langgraph_compact.compaction.candidate import (
     moving_average,
     parent_of,
     read_candidate,
-    reap_closed,
     slot_key,
 )
 from langgraph_compact.compaction.plan import CompactionPlan, plan_compaction
@@ -96,7 +100,6 @@ class BackgroundCompactor:
         self._slots: OrderedDict[Hashable, Candidate] = OrderedDict()
         self._lock = threading.Lock()
         self._pool: Workers | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         self._paces: OrderedDict[Hashable, Pace] = OrderedDict()
         self.run_time: float | None = None  # seconds per candidate (moving average)
         self.unclaimed: UsageLedger = {}  # usage of candidates no call took (evicted, closed)
@@ -114,15 +117,10 @@ class BackgroundCompactor:
         """Like ``compact``; commits a valid finished candidate, starts the next one."""
         step = self._prepare(raw, summary, settings, key, anchor)
         running = step.running
-        # A task runs on an event loop: blocking this thread may be blocking that loop.
-        if (
-            running is not None
-            and running.task is None
-            and running.landed.wait(settings.summarizer_timeout)
-        ):
+        if running is not None and running.landed.wait(settings.summarizer_timeout):
             step = self._prepare(raw, summary, settings, key, anchor, step.notes)
         if step.ahead is not None:
-            self._start_thread(*step.ahead, settings)
+            self._start(*step.ahead, settings)
         answer = call_summarizer(step.plan, settings) if step.plan.request is not None else None
         return finish_step(step, answer, settings, blocks)
 
@@ -136,54 +134,58 @@ class BackgroundCompactor:
         blocks: Sequence[BaseMessage] = (),
         anchor: FoldAnchor | Mapping[str, Any] | None = None,
     ) -> CompactionResult:
-        """Async twin of ``compact``: candidates run as tasks on the running loop."""
+        """Async twin of ``compact``: the same worker threads; waiting never blocks the loop."""
         step = self._prepare(raw, summary, settings, key, anchor)
         if step.running is not None and await landed(step.running, settings.summarizer_timeout):
             step = self._prepare(raw, summary, settings, key, anchor, step.notes)
         if step.ahead is not None:
-            self._start_task(*step.ahead, settings)
+            self._start(*step.ahead, settings)
         plan = step.plan
         answer = await acall_summarizer(plan, settings) if plan.request is not None else None
         return finish_step(step, answer, settings, blocks)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the running candidates have landed (False on timeout); async: ``drain``."""
-        with self._lock:
-            running = [c.landed for c in self._slots.values() if not c.done]
-        return all(event.wait(timeout) for event in running)
+        return all(found.landed.wait(timeout) for found in self._running())
 
-    async def drain(self) -> None:
-        """Wait for the candidates' tasks running on this loop."""
-        loop = asyncio.get_running_loop()
-        mine = [t for t in list(self._tasks) if t.get_loop() is loop]
-        await asyncio.gather(*mine, return_exceptions=True)  # a cancelled one is over too
+    async def drain(self, timeout: float | None = None) -> bool:
+        """``wait`` without blocking the loop: the worker threads wake it as they land."""
+        running = self._running()
+        return all(await asyncio.gather(*(landed(found, timeout) for found in running)))
 
     def close(self, wait: bool = True) -> None:
         """Cancel queued candidates and stop the worker threads (after the running ones
-        finish, with ``wait``); tasks are cancelled on their loop. Pending candidates are
-        dropped (counted as failed): later calls start anew."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-            tasks = list(self._tasks)
-            for found in self._slots.values():
-                self._unclaim(found.usage)
-                if not found.done:
-                    self.counts.failed += 1
-                    found.error, found.done = "closed before it finished", True
-                    found.landed.set()
-            self._slots.clear()
-        for task in tasks:
-            with suppress(RuntimeError):  # its loop is closed: the task is over already
-                task.get_loop().call_soon_threadsafe(task.cancel)
+        finish, with ``wait``). Pending candidates are dropped (counted as failed): later
+        calls start anew; a running one's usage, when it lands, goes to ``unclaimed``."""
+        pool = self._stop()
         if pool is not None:
             pool.shutdown(wait=wait)
 
     async def aclose(self) -> None:
-        """Cancel the candidates' tasks of this loop and wait for them; stop the threads."""
-        loop = asyncio.get_running_loop()
-        mine = [t for t in list(self._tasks) if t.get_loop() is loop]
-        self.close(wait=False)
-        await asyncio.gather(*mine, return_exceptions=True)
+        """``close`` that waits for the running candidates without blocking the loop."""
+        pool = self._stop()
+        if pool is not None:
+            pool.shutdown(wait=False)
+            await asyncio.to_thread(pool.join)
+
+    def _running(self) -> list[Candidate]:
+        with self._lock:
+            return [found for found in self._slots.values() if not found.done]
+
+    def _stop(self) -> Workers | None:
+        """Drop every candidate (the unfinished ones fail) and detach the worker pool."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+            dropped = list(self._slots.values())
+            for found in dropped:
+                self._unclaim(found.usage)
+                if not found.done:
+                    self.counts.failed += 1
+                    found.error, found.done = "closed before it finished", True
+            self._slots.clear()
+        for found in dropped:
+            found.land()
+        return pool
 
     def _prepare(
         self,
@@ -231,7 +233,6 @@ class BackgroundCompactor:
         is kept until the trigger; a running one is left alone.
         """
         with self._lock:
-            self._tasks.difference_update(reap_closed(self._slots.values()))
             found = self._slots.get(key)
             if found is None:
                 return None
@@ -266,7 +267,6 @@ class BackgroundCompactor:
             return None
         span = (request.span_start, request.covered_through)
         with self._lock:
-            self._tasks.difference_update(reap_closed(self._slots.values()))
             if key in self._slots:
                 return None
             if sum(not c.done for c in self._slots.values()) >= settings.background_workers:
@@ -285,9 +285,7 @@ class BackgroundCompactor:
         if usage:
             self.unclaimed = add_usage(self.unclaimed, UsageLedger(by=dict(usage)))
 
-    def _start_thread(
-        self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings
-    ) -> None:
+    def _start(self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings) -> None:
         with self._lock:
             if self._pool is None:
                 self._pool = Workers(settings.background_workers, "langgraph-compact-background")
@@ -297,37 +295,19 @@ class BackgroundCompactor:
         work = contextvars.Context().run
         pool.submit(lambda: work(self._work, found, ahead, settings), lambda: self._ended(found))
 
-    def _start_task(
-        self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings
-    ) -> None:
-        loop = asyncio.get_running_loop()
-        task = loop.create_task(self._awork(found, ahead, settings), context=contextvars.Context())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(lambda _: self._ended(found))
-        found.task = task
-
     def _work(self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings) -> None:
         started = time.monotonic()
         with summarizer_usage(self.prices) as usage:
             answer = call_summarizer(ahead, settings)
         self._land(found, ahead, answer, settings, usage.by, started)
 
-    async def _awork(
-        self, found: Candidate, ahead: CompactionPlan, settings: CompactionSettings
-    ) -> None:
-        started = time.monotonic()
-        with summarizer_usage(self.prices) as usage:
-            answer = await acall_summarizer(ahead, settings)
-        self._land(found, ahead, answer, settings, usage.by, started)
-
     def _ended(self, found: Candidate) -> None:
-        """A candidate's thread or task is over: if it never landed, it was cancelled
-        (``close``, or its event loop shut down) and counts as failed."""
+        """A candidate's job is over: if it never landed, it was dropped from the queue
+        (``close``) or its work raised (a bug, logged): it counts as failed."""
         with self._lock:
             if not found.done:
-                found.error, found.done = "cancelled before it finished (close or loop end)", True
-        found.landed.set()
+                found.error, found.done = "its worker ended without an answer", True
+        found.land()
 
     def _land(
         self,
@@ -342,9 +322,9 @@ class BackgroundCompactor:
         self.run_time = moving_average(self.run_time, time.monotonic() - started)
         summary, error = read_candidate(ahead, answer, settings)
         with self._lock:
-            if found.done:  # closed, or its loop closed: nobody will consume it
+            if found.done:  # closed: nobody will consume it
                 self._unclaim(usage)
                 return
             found.summary, found.error, found.usage = summary, error, dict(usage)
             found.done = True
-        found.landed.set()
+        found.land()

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 
 from langchain_core.messages import BaseMessage
@@ -40,7 +41,6 @@ __all__ = [
     "moving_average",
     "parent_of",
     "read_candidate",
-    "reap_closed",
     "slot_key",
     "with_candidate",
 ]
@@ -65,7 +65,7 @@ class BackgroundCounts:
     discarded: int = 0
     """Finished but invalid when consulted (edited, redacted, branched, generation moved)."""
     failed: int = 0
-    """The summarizer raised, timed out or answered garbage; or the loop was closed."""
+    """The summarizer raised, timed out or answered garbage; or it was closed first."""
     busy: int = 0
     """Not started: ``background_workers`` candidates were running already."""
 
@@ -81,8 +81,15 @@ class Candidate:
     error: str | None = None
     usage: dict[str, UsageTotals] = field(default_factory=dict)
     landed: threading.Event = field(default_factory=threading.Event)
-    task: asyncio.Task[None] | None = None
-    """The task summarizing it (async graphs); None: a worker thread."""
+    wakers: list[Callable[[], None]] = field(default_factory=list, repr=False)
+    """Event loops awaiting it (``landed``): called once it lands, from the worker thread."""
+
+    def land(self) -> None:
+        """Set ``landed`` and wake the loops awaiting it; from any thread, idempotent."""
+        self.landed.set()
+        wakers, self.wakers = self.wakers, []
+        for wake in wakers:
+            wake()
 
 
 def background_enabled(settings: CompactionSettings) -> bool:
@@ -252,20 +259,6 @@ def committed_plan(
     )
 
 
-def reap_closed(candidates: Iterable[Candidate]) -> list[asyncio.Task[None]]:
-    """Fail the running candidates whose event loop closed without cancelling their task
-    (``run_until_complete`` then ``close``): they would hold their slot forever. Returns
-    their tasks."""
-    reaped = []
-    for found in candidates:
-        task = found.task
-        if not found.done and task is not None and task.get_loop().is_closed():
-            found.error, found.done = "its event loop was closed before it finished", True
-            found.landed.set()
-            reaped.append(task)
-    return reaped
-
-
 def slot_key(key: Hashable, plan: CompactionPlan, cache: MessageCache | None = None) -> Hashable:
     """The candidate slot of a call: ``key``; without a thread id (``key`` None, or a tuple
     holding None) also the head's digest, so conversations resent by a stateless caller
@@ -304,15 +297,31 @@ def with_candidate(
 
 
 async def landed(found: Candidate, timeout: float | None) -> bool:
-    """Wait (without blocking the loop) for a running candidate; False on timeout, or when
-    its task belongs to another event loop (it cannot be awaited from this one)."""
-    task = found.task
-    if task is None:
-        return await asyncio.to_thread(found.landed.wait, timeout)
-    if task.get_loop() is not asyncio.get_running_loop():
-        return False
-    await asyncio.wait({task}, timeout=timeout)
+    """Wait for a running candidate without blocking the loop; False on timeout.
+
+    Its worker thread wakes this loop (``Candidate.land``); no thread waits on its behalf,
+    so a wait cancelled with its loop leaves nothing behind for the loop's shutdown.
+    """
+    loop = asyncio.get_running_loop()
+    woken: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        with suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_resolve, woken)
+
+    found.wakers.append(wake)
+    try:
+        if not found.landed.is_set():  # set before the append: no wake will come
+            await asyncio.wait({woken}, timeout=timeout)
+    finally:
+        with suppress(ValueError):
+            found.wakers.remove(wake)
     return found.landed.is_set()
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def finish_step(

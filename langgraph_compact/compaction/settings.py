@@ -73,10 +73,11 @@ class CompactionSettings:
         thrash_resume: see ``thrash_events``.
         background: prepare the next summary off the critical path
             (``compaction.background``): above ``background_threshold`` of the trigger a
-            candidate is summarized in a worker thread (sync graphs) or task (async
-            graphs) and committed when the trigger is reached, if its span and the
-            summary generation are unchanged. None (auto): on for ``ChatModelSummarizer``
-            (a model call takes seconds), off for the local ``ExtractiveSummarizer``.
+            candidate is summarized in a worker thread (sync and async graphs: it
+            outlives the caller's event loop) and committed when the trigger is
+            reached, if its span and the summary generation are unchanged. None (auto):
+            on for ``ChatModelSummarizer`` (a model call takes seconds), off for the
+            local ``ExtractiveSummarizer``.
         background_threshold: share of ``budget.trigger_tokens`` below which no candidate
             starts (kept above ``budget.target_tokens``). Above it, a candidate starts when
             the thread's pace puts the trigger within two summarizer runs (measured), or

@@ -53,9 +53,13 @@ class Workers:
         for _ in self._threads:
             self._jobs.put(None)
         if wait:
-            for thread in self._threads:
-                if thread is not threading.current_thread():
-                    thread.join()
+            self.join()
+
+    def join(self) -> None:
+        """Wait for the threads to end (after ``shutdown``; from a worker: the others)."""
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join()
 
     def _loop(self) -> None:
         while (job := self._jobs.get()) is not None:
