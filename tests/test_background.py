@@ -231,7 +231,7 @@ def test_the_trigger_waits_for_a_running_candidate_instead_of_calling_again() ->
     # summarizes only what the burst added on top of it.
     burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(6)]
     stats = _step(graph, config, burst)
-    assert stats["summary_source"] in ("background", "background+foreground")
+    assert stats["summary_source"] in ("background", "background+stand-in")
     assert stats["waited_for_summarizer"]
     assert "waited for the running candidate" in stats["background"]
     summary = graph.get_state(config).values["running_summary"]
@@ -239,19 +239,46 @@ def test_the_trigger_waits_for_a_running_candidate_instead_of_calling_again() ->
     node.close()
 
 
-def test_a_failing_background_summarizer_is_logged_and_the_trigger_waits(
-    caplog: pytest.LogCaptureFixture,
+@pytest.mark.parametrize("stand_in", [True, False])
+def test_a_failing_background_summarizer_is_logged_and_the_trigger_does_not_stall(
+    caplog: pytest.LogCaptureFixture, stand_in: bool
 ) -> None:
-    node = _node(FailingModel(counter=COUNTER, json_section=Section.CRITICAL.value))
+    failing = FailingModel(counter=COUNTER, json_section=Section.CRITICAL.value)
+    node = _node(failing, background_stand_in=stand_in)
     graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
     _step(graph, config, START_MESSAGES)
     with caplog.at_level(logging.WARNING):
         i, _ = _until(graph, config, 0, "started")
         assert node.background.wait(10)
-        i, stats = _until(graph, config, i + 1, "foreground")
+        i, stats = _until(graph, config, i + 1, "stand-in" if stand_in else "foreground")
     assert "background summarizer" in caplog.text and "provider unreachable" in caplog.text
     assert node.background.counts.failed >= 1 and node.background.counts.committed == 0
-    assert stats["waited_for_summarizer"] and stats["summarizer"] == "extractive"
+    # The stand-in writes the summary locally; without it the model is called (and fails
+    # over to the same extractive summary): either way the summary is there.
+    assert stats["waited_for_summarizer"] is not stand_in and stats["summarizer"] == "extractive"
+    assert graph.get_state(config).values["running_summary"].summarizer == "extractive"
+    node.close()
+
+
+def test_the_stand_in_writes_a_threads_first_summary_and_the_model_the_next() -> None:
+    """A first request over the budget needs a summary before the first model call, with
+    nothing earlier to prepare it in: the local summarizer writes it at once, and the
+    model's candidates extend it from then on."""
+    model = _model()
+    node = _node(model)
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    brief = " ".join(
+        f"Requirement {k}: endpoint /v1/r{k} returns code {k * 7}." for k in range(400)
+    )
+    stats = _step(graph, config, [system(id="s"), human(brief, id="h0")])
+    assert stats["summary_source"] == "stand-in" and not stats["waited_for_summarizer"]
+    assert stats["summarizer"] == "extractive" and model.calls == 0
+    first = graph.get_state(config).values["running_summary"]
+    assert first.generation == 1 and first.summarizer == "extractive"
+    i, stats = _until(graph, config, 0, "background")
+    summary = graph.get_state(config).values["running_summary"]
+    assert summary.parent_generation is not None and summary.summarizer == "chat-model"
+    assert model.calls >= 1
     node.close()
 
 
@@ -530,7 +557,7 @@ def test_a_topped_up_candidate_is_one_generation_step_and_passes_the_savers_cas(
         racing.set()  # the burst's run races another run that keeps generation 1
         burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(8)]
         stats = _step(graph, config, burst)
-        assert stats["summary_source"] == "background+foreground"
+        assert stats["summary_source"] == "background+stand-in"
         summary = graph.get_state(config).values["running_summary"]
         assert (summary.generation, summary.parent_generation) == (2, 1)
     node.close()
@@ -579,7 +606,7 @@ async def test_drain_and_the_trigger_wait_without_blocking_the_loop() -> None:
         waited = time.monotonic() - started
         stats = next(c["compaction"] for mode, c in chunks if mode == "custom")
         assert "waited for the running candidate" in stats["background"]
-        assert stats["summary_source"] in ("background", "background+foreground")
+        assert stats["summary_source"] in ("background", "background+stand-in")
         assert waited > 0.3 and ticks - before >= waited / 0.01 / 4  # the loop kept running
         for j in range(i + 1, i + 60):
             await graph.ainvoke({"messages": _turn(j)}, config)

@@ -18,10 +18,15 @@ With a model summarizer a compaction event costs seconds between the user and th
    digest). The call is then planned with the candidate as the stored summary; if that is
    still over the trigger (a burst since the snapshot), the rest is summarized in the
    foreground, chained on the candidate: coverage stays contiguous.
-3. **Otherwise** the call waits: for the candidate still running (``acompact`` without
-   blocking the loop: the worker thread wakes it), or for the summarizer as without
-   background. Candidates invalidated (edit, redaction, branch, moved generation) or
-   failed are discarded: logged, counted, in the stats; never committed.
+3. **Otherwise** the call waits for the candidate still running (``acompact`` without
+   blocking the loop: the worker thread wakes it). With none running (a thread's first
+   call over the budget, a burst past the trigger before a candidate was due, what
+   arrived after a committed candidate's snapshot) the local ``ExtractiveSummarizer``
+   stands in, in milliseconds (``background_stand_in``; off: the call waits for the
+   model, as without background): the model's next candidate extends its summary, so
+   the model still writes every later generation. Candidates invalidated (edit,
+   redaction, branch, moved generation) or failed are discarded: logged, counted, in the
+   stats; never committed.
 
 Bounded: one candidate per thread key (without a thread id, per key and head: stateless
 callers resending histories), at most ``background_workers`` running, the summarizer
@@ -64,6 +69,7 @@ from langgraph_compact.compaction.candidate import (
     parent_of,
     read_candidate,
     slot_key,
+    stand_in,
 )
 from langgraph_compact.compaction.plan import CompactionPlan, plan_compaction
 from langgraph_compact.compaction.run import acall_summarizer, call_summarizer
@@ -121,8 +127,9 @@ class BackgroundCompactor:
             step = self._prepare(raw, summary, settings, key, anchor, step.notes)
         if step.ahead is not None:
             self._start(*step.ahead, settings)
-        answer = call_summarizer(step.plan, settings) if step.plan.request is not None else None
-        return finish_step(step, answer, settings, blocks)
+        used = stand_in(step, settings) or settings
+        answer = call_summarizer(step.plan, used) if step.plan.request is not None else None
+        return finish_step(step, answer, used, blocks, local=used is not settings)
 
     async def acompact(
         self,
@@ -140,9 +147,9 @@ class BackgroundCompactor:
             step = self._prepare(raw, summary, settings, key, anchor, step.notes)
         if step.ahead is not None:
             self._start(*step.ahead, settings)
-        plan = step.plan
-        answer = await acall_summarizer(plan, settings) if plan.request is not None else None
-        return finish_step(step, answer, settings, blocks)
+        plan, used = step.plan, stand_in(step, settings) or settings
+        answer = await acall_summarizer(plan, used) if plan.request is not None else None
+        return finish_step(step, answer, used, blocks, local=used is not settings)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the running candidates have landed (False on timeout); async: ``drain``."""

@@ -20,6 +20,7 @@ from langgraph_compact.compaction.llm import ChatModelSummarizer
 from langgraph_compact.compaction.plan import CompactionPlan, check_summary, plan_compaction
 from langgraph_compact.compaction.run import finish_compaction, read_answer, stamp_summary
 from langgraph_compact.compaction.settings import CompactionSettings
+from langgraph_compact.compaction.summarize import ExtractiveSummarizer
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.messages import MessageCache, span_digest
 from langgraph_compact.usage import UsageTotals
@@ -42,6 +43,7 @@ __all__ = [
     "parent_of",
     "read_candidate",
     "slot_key",
+    "stand_in",
     "with_candidate",
 ]
 
@@ -226,6 +228,19 @@ class Step:
     waited: bool = False
 
 
+def stand_in(step: Step, settings: CompactionSettings) -> CompactionSettings | None:
+    """The settings to summarize ``step`` in the foreground with the local summarizer
+    instead of waiting for a model one (``background_stand_in``); None: no stand-in."""
+    if (
+        step.plan.request is None
+        or not settings.background_stand_in
+        or not background_enabled(settings)
+        or isinstance(settings.summarizer, ExtractiveSummarizer)
+    ):
+        return None
+    return replace(settings, summarizer=ExtractiveSummarizer())
+
+
 def read_candidate(
     ahead: CompactionPlan, answer: object, settings: CompactionSettings
 ) -> tuple[RunningSummary | None, str | None]:
@@ -274,11 +289,15 @@ def with_candidate(
     topped_up: bool,
     notes: tuple[str, ...],
     waited: bool = False,
+    local: bool = False,
 ) -> CompactionResult:
     """``result`` with what background compaction did; a committed candidate counts as the
     call's summary (``topped_up``: the call summarized the rest in the foreground;
-    ``waited``: the call waited for the candidate to land)."""
+    ``waited``: the call waited for the candidate to land; ``local``: the foreground
+    summary was the stand-in's, so nothing waited for a model)."""
     stats = replace(result.stats, background=notes)
+    if local and topped_up:
+        stats = replace(stats, summary_source="stand-in", waited_for_summarizer=False)
     if waited:
         stats = replace(stats, waited_for_summarizer=True)
     if committed is not None and not topped_up:
@@ -292,7 +311,8 @@ def with_candidate(
         )
         return replace(result, summary_changed=True, stats=stats)
     if committed is not None:
-        stats = replace(stats, summary_source="background+foreground")
+        source = "background+stand-in" if local else "background+foreground"
+        stats = replace(stats, summary_source=source)
     return replace(result, stats=stats)
 
 
@@ -325,9 +345,15 @@ def _resolve(future: asyncio.Future[None]) -> None:
 
 
 def finish_step(
-    step: Step, answer: object, settings: CompactionSettings, blocks: Sequence[BaseMessage]
+    step: Step,
+    answer: object,
+    settings: CompactionSettings,
+    blocks: Sequence[BaseMessage],
+    local: bool = False,
 ) -> CompactionResult:
-    """Finish the call's plan with the foreground ``answer``, with what background did."""
+    """Finish the call's plan with the foreground ``answer``, with what background did
+    (``local``: ``answer`` is the stand-in's, and ``settings`` name it)."""
     result = finish_compaction(step.plan, answer, settings, blocks=blocks)
     topped_up = step.plan.request is not None
-    return with_candidate(result, step.committed, topped_up, tuple(step.notes), step.waited)
+    notes = tuple(step.notes)
+    return with_candidate(result, step.committed, topped_up, notes, step.waited, local)

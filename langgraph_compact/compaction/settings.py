@@ -80,9 +80,16 @@ class CompactionSettings:
             local ``ExtractiveSummarizer``.
         background_threshold: share of ``budget.trigger_tokens`` below which no candidate
             starts (kept above ``budget.target_tokens``). Above it, a candidate starts when
-            the thread's pace puts the trigger within two summarizer runs (measured), or
+            the thread's pace puts the trigger within three summarizer runs (measured), or
             at once while they are unmeasured: later leaves less in the tail at commit.
         background_workers: the most candidates summarized at once, per node.
+        background_stand_in: with background on, the foreground never waits for the
+            model summarizer: a call at the trigger with no finished candidate (a
+            thread's first call over the budget, a burst past the trigger before one was
+            due, what arrived after a committed candidate's snapshot) is summarized by
+            the local ``ExtractiveSummarizer`` (stats ``summary_source`` "stand-in"),
+            and the model's next candidate extends that summary. A running candidate is
+            still waited for (it is paid for). False: such calls wait for the model.
     """
 
     budget: Budget
@@ -107,6 +114,7 @@ class CompactionSettings:
     background: bool | None = None
     background_threshold: float = 0.6
     background_workers: int = 2
+    background_stand_in: bool = True
 
     def __post_init__(self) -> None:
         for name in ("keep_recent_tokens", "summary_max_tokens", "head_max_tokens"):
