@@ -50,6 +50,11 @@ def _where(config: RunnableConfig | None) -> Where:
     return Where(str(conf.get("thread_id", "")), get_checkpoint_id(config) if config else None)
 
 
+def _put_where(config: RunnableConfig, checkpoint: Checkpoint) -> Where:
+    """A put's errors name the checkpoint it stores (``config`` names its parent)."""
+    return Where(_lane(config)[0], str(checkpoint["id"]))
+
+
 class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
     """Shared surface of the compact savers; subclasses supply the runners.
 
@@ -164,7 +169,7 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
         """
         expect, program = self._put_program(config, checkpoint, metadata, new_versions)
         try:
-            out = self._run(program, write=True, where=_where(config))
+            out = self._run(program, write=True, where=_put_where(config, checkpoint))
         except BaseException as e:
             self._failed(config, expect, e)
             raise
@@ -180,7 +185,7 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
         """Async ``put``."""
         expect, program = self._put_program(config, checkpoint, metadata, new_versions)
         try:
-            out = await self._arun(program, write=True, where=_where(config))
+            out = await self._arun(program, write=True, where=_put_where(config, checkpoint))
         except BaseException as e:
             self._failed(config, expect, e)
             raise

@@ -32,6 +32,7 @@ __all__ = [
     "checkpoint_check",
     "corrupt",
     "decoding",
+    "head_behind",
     "head_check",
     "message_check",
     "named",
@@ -161,6 +162,21 @@ def corrupt(where: Where, what: str) -> CorruptionError:
         message_id=where.message_id,
         what=what,
     )
+
+
+def head_behind(where: Where) -> CorruptionError:
+    """The error for a put whose new checkpoint row is already stored.
+
+    ``put`` inserts a checkpoint newer than the head record without asking first whether
+    its row exists (no round trip; on Postgres the insert's answer is not waited for), so
+    the driver's key conflict, wherever it surfaces, means the head record is behind.
+    """
+    what = (
+        "this checkpoint is already stored, but the namespace's head record is missing or "
+        "names an older one: the head record is behind the stored rows (nothing of this "
+        "put was stored)"
+    )
+    return corrupt(where, what)
 
 
 def named(error: CorruptionError, where: Where | None) -> CorruptionError:

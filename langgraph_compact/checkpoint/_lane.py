@@ -114,9 +114,17 @@ def lane_base(
 
     A row newer than the head is a delta against the head when this process has the
     head decoded (the usual case: it wrote or loaded it); anything else is a snapshot.
+
+    Raises:
+        CorruptionError: the head record fails its check (a put would append after a
+            wrong head and record a wrong count; a key conflict of that append is
+            ``head_behind``).
     """
     rows = yield q.SELECT_HEAD_ROW, (th.tid, ns), "all"
     head = (str(rows[0][0]), int(rows[0][1])) if rows else None
+    if head is not None:
+        where = Where(th.thread_id, head[0])
+        verify_check(where, rows[0][2], head_check(ns, *head), "the head record")
     appended = head is None or cid > head[0]
     if head is None or not appended or rows[0][3] is None:
         return head, appended, None

@@ -81,8 +81,8 @@ async def adrive(
         if conn.in_transaction:
             with suppress(sqlite3.Error):  # "no transaction is active", or a damaged file
                 await conn.execute("ROLLBACK")
-        if is_damage(e):
-            raise damaged(e, where) from e
+        if (found := damaged(e, where)) is not e:
+            raise found from e
         if isinstance(e, CorruptionError) and (better := named(e, where)) is not e:
             raise better from e
         raise

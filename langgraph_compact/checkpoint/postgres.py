@@ -44,7 +44,7 @@ from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
 from langgraph_compact.checkpoint._api import ThreadedSaver
-from langgraph_compact.checkpoint._check import Where, corrupt, named
+from langgraph_compact.checkpoint._check import Where, corrupt, head_behind, named
 from langgraph_compact.checkpoint._retry import RETRYABLE, RetryPolicy, retry_delay
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import POSTGRES, Program
@@ -108,10 +108,14 @@ def begin(write: bool, where: Where | None) -> list[str]:
 
 
 def damaged(error: BaseException, where: Where | None) -> BaseException:
-    """A ``CorruptionError`` for Postgres' own damage reports; other errors unchanged."""
+    """A ``CorruptionError`` for Postgres' own damage reports and for a checkpoint row
+    stored twice (a head record behind the rows); other errors unchanged."""
+    at = where or Where("")
+    if isinstance(error, errors.UniqueViolation) and error.diag.table_name == "lgc_checkpoints":
+        return head_behind(at)
     if not isinstance(error, DAMAGE):
         return error
-    return corrupt(where or Where(""), f"Postgres reports stored data as damaged ({error})")
+    return corrupt(at, f"Postgres reports stored data as damaged ({error})")
 
 
 def sql_of(sql: str, params: Sequence[Any]) -> str:
@@ -130,7 +134,9 @@ def drive(
 
     ``write=None`` runs without a transaction of its own. Any failure ends in
     ``ROLLBACK``. Damage reports become a ``CorruptionError`` naming ``where``, raised
-    into the program at the statement that failed, as the SQLite runner does.
+    into the program at the statement that failed, as the SQLite runner does. A
+    checkpoint row stored twice ends it with one wherever the pipeline reports the
+    conflict (at a later statement or the ``COMMIT``: the append is not waited for).
     """
     try:
         if write is None:
@@ -146,8 +152,8 @@ def drive(
         if conn.info.transaction_status != TransactionStatus.IDLE and not conn.closed:
             with suppress(psycopg.Error):
                 conn.execute("ROLLBACK")
-        if isinstance(e, DAMAGE):
-            raise damaged(e, where) from e
+        if (found := damaged(e, where)) is not e:
+            raise found from e
         if isinstance(e, CorruptionError) and (better := named(e, where)) is not e:
             raise better from e
         raise

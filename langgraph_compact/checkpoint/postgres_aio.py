@@ -70,8 +70,8 @@ async def adrive(
         if conn.info.transaction_status != TransactionStatus.IDLE and not conn.closed:
             with suppress(psycopg.Error):
                 await conn.execute("ROLLBACK")
-        if isinstance(e, DAMAGE):
-            raise damaged(e, where) from e
+        if (found := damaged(e, where)) is not e:
+            raise found from e
         if isinstance(e, CorruptionError) and (better := named(e, where)) is not e:
             raise better from e
         raise

@@ -26,17 +26,26 @@ from typing import Any, TypeVar
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from langgraph_compact.checkpoint._api import ThreadedSaver
-from langgraph_compact.checkpoint._check import Where, corrupt, named
+from langgraph_compact.checkpoint._check import Where, corrupt, head_behind, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import SQLITE, Program
 from langgraph_compact.errors import CorruptionError
 
-__all__ = ["CompactSqliteSaver", "damaged", "drive", "is_damage", "statement", "wal_program"]
+__all__ = [
+    "CompactSqliteSaver",
+    "damaged",
+    "drive",
+    "is_damage",
+    "is_stored_twice",
+    "statement",
+    "wal_program",
+]
 
 T = TypeVar("T")
 
 _CORRUPT = 11  # SQLITE_CORRUPT
 _NOTADB = 26  # SQLITE_NOTADB
+_PRIMARY_KEY = 1555  # SQLITE_CONSTRAINT_PRIMARYKEY
 
 
 def is_damage(error: BaseException) -> bool:
@@ -49,11 +58,23 @@ def is_damage(error: BaseException) -> bool:
     )
 
 
+def is_stored_twice(error: BaseException) -> bool:
+    """Whether a checkpoint row's key was already stored (``put``'s append, see ``head_behind``)."""
+    return (
+        isinstance(error, sqlite3.IntegrityError)
+        and getattr(error, "sqlite_errorcode", None) == _PRIMARY_KEY
+        and "lgc_checkpoints." in str(error)
+    )
+
+
 def damaged(error: BaseException, where: Where | None) -> BaseException:
-    """A ``CorruptionError`` for SQLite's own damage reports; other errors unchanged."""
+    """A ``CorruptionError`` for SQLite's own damage reports and for a checkpoint row
+    stored twice (a head record behind the rows); other errors unchanged."""
+    at = where or Where("")
+    if is_stored_twice(error):
+        return head_behind(at)
     if not is_damage(error):
         return error
-    at = where or Where("")
     return corrupt(at, f"SQLite reports the file as damaged ({error})")
 
 
@@ -97,7 +118,8 @@ def drive(
     ``write=None`` runs without a transaction (pragmas, WAL checkpoints). Any failure,
     the ``COMMIT`` itself included, ends in ``ROLLBACK``. SQLite's damage reports
     become a ``CorruptionError`` naming ``where``, raised into the program at the
-    statement that failed: a program that catches it (``verify``) goes on.
+    statement that failed: a program that catches it (``verify``) goes on. A checkpoint
+    row stored twice ends the program with one (``damaged``).
     """
     cur = conn.cursor()
     try:
@@ -132,8 +154,8 @@ def drive(
         if conn.in_transaction:
             with suppress(sqlite3.Error):  # "no transaction is active", or a damaged file
                 cur.execute("ROLLBACK")
-        if is_damage(e):
-            raise damaged(e, where) from e
+        if (found := damaged(e, where)) is not e:
+            raise found from e
         if isinstance(e, CorruptionError) and (better := named(e, where)) is not e:
             raise better from e
         raise

@@ -113,6 +113,19 @@ class Backend:
         finally:
             conn.close()
 
+    def execute(self, sql: str, *params: Any) -> None:
+        """Run and commit ``sql`` (``?`` markers) on a connection of its own (damage, say)."""
+        if self.postgres:
+            with psycopg.connect(schema_dsn(self.path), autocommit=True) as pg:
+                pg.execute(POSTGRES.prepare(sql), params)
+            return
+        conn = sqlite3.connect(self.path)
+        try:
+            with conn:
+                conn.execute(sql, params)
+        finally:
+            conn.close()
+
     def rows(self) -> Iterator[tuple[str, tuple[Any, ...]]]:
         """``(table, row)`` for every row the database holds, index terms included."""
         if not self.postgres:
