@@ -6,12 +6,15 @@ next call waits for it at every compaction event. Corpus trajectories from
 (``langgraph_compact.replay``: pre-model step -> agent -> tools) with ``CompactionNode``
 and ``ChatModelSummarizer`` over a ``TailSummaryModel`` that sleeps ``SUMMARIZER_LATENCY``
 (1 s) per call (it asks a second time when required items are missing, as a real model
-may), twice: ``background=False`` (every event waits) and ``background=True`` (the
-default for model summarizers: a candidate is summarized in a worker thread from
-``background_threshold`` of the trigger on, and committed at the trigger when still
-valid). Each agent turn takes ``AGENT_LATENCY`` (1 s, a model call as slow as the
-summarizer's), slept after the pre-model step: the time the agent's own call gives the
-worker.
+may), three times: ``background=False`` (every event waits); ``bg, waits``:
+``background=True`` with ``background_stand_in=False`` (a candidate is summarized in a
+worker thread from ``background_threshold`` of the trigger on and committed at the
+trigger when still valid; where none is ready, the call waits for the model); and
+``background``, the default for model summarizers (the same, but where no candidate is
+ready the local extractive summarizer stands in and nothing waits for the model but a
+candidate already running). Each agent turn takes ``AGENT_LATENCY`` (1 s, a model call
+as slow as the summarizer's), slept after the pre-model step: the time the agent's own
+call gives the worker.
 
 Reported per mode, over every call of every trajectory:
 
@@ -20,7 +23,8 @@ Reported per mode, over every call of every trajectory:
   thread's first call (a clipped first request is summarized before the first model call,
   with nothing earlier to prepare it); ``later``: the share of the events after it;
   ``top-up``: events that committed a candidate and summarized what arrived after its
-  snapshot in the foreground (they wait too);
+  snapshot in the foreground (they wait for the model in ``bg, waits``); ``stand-in``:
+  events whose foreground summary the local summarizer wrote;
 - ``p50``/``p95``/``max``: the node's own time per call (the pre-model step, not the
   agent's turn), in seconds;
 - ``summ calls``/``summ in``: summarizer model calls and their input tokens (a candidate
@@ -86,6 +90,8 @@ class LatencyTotals:
     first model call, with no earlier call to prepare it in the background."""
     topped: int = 0
     """Events that committed a candidate and summarized the rest in the foreground."""
+    stand_in: int = 0
+    """Events whose foreground summary the local summarizer wrote instead of the model."""
     summarizer_calls: int = 0
     summarizer_input: int = 0
     over: int = 0
@@ -109,15 +115,24 @@ class LatencyTotals:
         return (self.waited - self.first) / later if later > 0 else 0.0
 
 
-def replay_one(background: bool, name: str) -> LatencyTotals:
-    """One trajectory through a fresh node, with background compaction on or off."""
-    totals = LatencyTotals("background" if background else "foreground")
+MODES = {
+    "foreground": {"background": False},
+    "bg, waits": {"background": True, "background_stand_in": False},
+    "background": {"background": True},
+}
+"""Without background compaction; with it, the foreground waiting for the model where no
+candidate is ready; with it as by default (the local summarizer stands in there)."""
+
+
+def replay_one(mode: str, name: str) -> LatencyTotals:
+    """One trajectory through a fresh node in one of the ``MODES``."""
+    totals = LatencyTotals(mode)
     budget = budget_of(BUDGET)
     model = TailSummaryModel(
         counter=COUNTER, json_section=Section.CRITICAL.value, latency=SUMMARIZER_LATENCY
     )
     settings = CompactionSettings(budget, counter=COUNTER, summarizer=ChatModelSummarizer(model))
-    node = CompactionNode(settings, background=background)
+    node = CompactionNode(settings, **MODES[mode])
 
     def step(state: Any, config: RunnableConfig) -> dict[str, Any]:
         started = time.perf_counter()
@@ -134,7 +149,8 @@ def replay_one(background: bool, name: str) -> LatencyTotals:
     totals.events = len(committed)
     totals.waited = sum(c["waited_for_summarizer"] for c in committed)
     totals.first = sum(c["waited_for_summarizer"] for c in run.compactions[:1])
-    totals.topped = sum(c["summary_source"] == "background+foreground" for c in committed)
+    totals.topped = sum(str(c["summary_source"]).startswith("background+") for c in committed)
+    totals.stand_in = sum(str(c["summary_source"]).endswith("stand-in") for c in committed)
     totals.summarizer_calls, totals.summarizer_input = model.calls, model.input_tokens
     totals.over = run.over_budget
     totals.violations = run.violations + run.gaps
@@ -149,6 +165,7 @@ COUNTED = (
     "waited",
     "first",
     "topped",
+    "stand_in",
     "summarizer_calls",
     "summarizer_input",
     "over",
@@ -162,21 +179,15 @@ COUNTED = (
 def replay_all(names: tuple[str, ...]) -> dict[str, LatencyTotals]:
     """Both modes over every trajectory, all at once: the runs mostly sleep (the agent's
     and the summarizer's latency), so they share the machine and its noise evenly."""
-    jobs = [(background, name) for background in (False, True) for name in names]
+    jobs = [(mode, name) for mode in MODES for name in names]
     with ThreadPoolExecutor(len(jobs)) as pool:
         runs = list(pool.map(lambda job: replay_one(*job), jobs))
-    out = {mode: LatencyTotals(mode) for mode in ("foreground", "background")}
+    out = {mode: LatencyTotals(mode) for mode in MODES}
     for r in runs:
         t = out[r.mode]
         t.seconds += r.seconds
-        for name in ("events", "waited", "first", "summarizer_calls", "summarizer_input"):
+        for name in COUNTED:
             setattr(t, name, getattr(t, name) + getattr(r, name))
-        t.discarded, t.failed = t.discarded + r.discarded, t.failed + r.failed
-        t.over, t.violations, t.errors = (
-            t.over + r.over,
-            t.violations + r.violations,
-            t.errors + r.errors,
-        )
     return out
 
 
@@ -190,7 +201,8 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
     out("")
     out(
         f"{'mode':<11} {'calls':>6} {'events':>6} {'waited':>6} {'share':>6} {'1st':>4} "
-        f"{'later':>6} {'top-up':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'summ calls':>10} "
+        f"{'later':>6} {'top-up':>6} {'stand-in':>8} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
+        f"{'summ calls':>10} "
         f"{'summ in':>9} {'over':>5} {'invalid':>7} {'discarded':>9} {'failed':>6} "
         f"{'errors':>6}"
     )
@@ -199,6 +211,7 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
         out(
             f"{t.mode:<11} {len(t.seconds):>6} {t.events:>6} {t.waited:>6} "
             f"{t.waited_share:>6.0%} {t.first:>4} {t.later_share:>6.0%} {t.topped:>6} "
+            f"{t.stand_in:>8} "
             f"{statistics.median(t.seconds):>7.3f} {t.quantile(0.95):>7.3f} "
             f"{max(t.seconds):>7.3f} {t.summarizer_calls:>10} {t.summarizer_input:>9,} "
             f"{t.over:>5} {t.violations:>7} {t.discarded:>9} {t.failed:>6} {t.errors:>6}"
@@ -219,13 +232,16 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
         "of them at a thread's first call (its clipped first request is summarized before "
         "the first model call: nothing earlier to prepare it); later = waits / events after "
         "the first call; top-up = events that committed a candidate, then summarized what "
-        "arrived after its snapshot in the foreground; invalid = calls with a tool-protocol "
-        "violation or a coverage gap."
+        "arrived after its snapshot in the foreground; stand-in = events whose foreground "
+        "summary the local extractive summarizer wrote instead of waiting for the model "
+        "(background_stand_in, the default; off in 'bg, waits'); invalid = calls with a "
+        "tool-protocol violation or a coverage gap."
     )
     out(
         f"background / foreground: p50 {bg['p50'] / fg['p50']:.2f}x, p95 "
-        f"{bg['p95'] / fg['p95']:.3f}x, events {bg['events'] / fg['events']:.2f}x, summarizer "
-        f"input {bg['summarizer_input'] / max(1, fg['summarizer_input']):.2f}x."
+        f"{bg['p95'] / fg['p95']:.3f}x, max {bg['max'] / fg['max']:.3f}x, events "
+        f"{bg['events'] / fg['events']:.2f}x, summarizer input "
+        f"{bg['summarizer_input'] / max(1, fg['summarizer_input']):.2f}x."
     )
     out(f"total bench time {time.perf_counter() - started:.0f} s")
     return data

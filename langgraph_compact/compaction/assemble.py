@@ -90,9 +90,12 @@ class CompactionStats:
     summary_source: str | None = None
     """Who wrote the summary committed on this call: ``foreground`` (this call ran the
     summarizer), ``background`` (a candidate prepared earlier, ``compaction.background``),
-    ``background+foreground`` (a candidate, then the rest in this call); None: no commit."""
+    ``background+foreground`` (a candidate, then the rest in this call); with
+    ``background_stand_in``, ``stand-in`` and ``background+stand-in`` where the local
+    summarizer wrote this call's part instead of the model; None: no commit."""
     waited_for_summarizer: bool = False
-    """This call ran the summarizer and waited for its answer."""
+    """This call waited for a model's answer (its own summarizer call, or a running
+    candidate)."""
     background: tuple[str, ...] = ()
     """What background compaction did on this call (started, committed, discarded: why)."""
 
