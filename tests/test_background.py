@@ -275,7 +275,7 @@ def test_the_stand_in_writes_a_threads_first_summary_and_the_model_the_next() ->
     assert stats["summarizer"] == "extractive" and model.calls == 0
     first = graph.get_state(config).values["running_summary"]
     assert first.generation == 1 and first.summarizer == "extractive"
-    i, stats = _until(graph, config, 0, "background")
+    _, stats = _until(graph, config, 0, "background")
     summary = graph.get_state(config).values["running_summary"]
     assert summary.parent_generation is not None and summary.summarizer == "chat-model"
     assert model.calls >= 1
@@ -707,3 +707,38 @@ def test_candidates_outlive_one_asyncio_run_per_turn() -> None:
     )
     node.close()
     assert not node.background._slots
+
+
+class SlowFailingModel(TailSummaryModel):
+    """Fails after a second (a provider that times out on its side)."""
+
+    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+        time.sleep(1.0)
+        raise ConnectionError("provider unreachable")
+
+
+def test_a_call_that_waited_for_a_candidate_that_failed_says_it_waited() -> None:
+    node = _node(SlowFailingModel(counter=COUNTER, json_section=Section.CRITICAL.value))
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    _until(graph, config, 0, "started")
+    burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(6)]
+    stats = _step(graph, config, burst)
+    assert "waited for the running candidate" in stats["background"]
+    assert stats["waited_for_summarizer"]  # the stand-in wrote it, after the wait
+    assert stats["summary_source"] == "stand-in" and node.background.counts.stand_in >= 1
+    node.close()
+
+
+def test_a_topped_up_candidate_names_both_summarizers() -> None:
+    node = _node(_model(latency=0.5))
+    graph, config = _graph(node), {"configurable": {"thread_id": "t"}}
+    _step(graph, config, START_MESSAGES)
+    _until(graph, config, 0, "started")
+    assert node.background.wait(10)
+    burst = [human(f"Spec part {k}: " + f"endpoint /v2/items/{k}; " * 60) for k in range(8)]
+    stats = _step(graph, config, burst)
+    assert stats["summary_source"] == "background+stand-in"
+    summary = graph.get_state(config).values["running_summary"]
+    assert summary.summarizer == stats["summarizer"] == "chat-model+extractive"
+    node.close()

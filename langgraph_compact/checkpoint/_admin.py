@@ -128,7 +128,7 @@ def copy_thread(store: CheckpointStore, source: str, target: str) -> q.Program[N
     if src is None:
         return
     dst = cast(Thread, (yield from store.thread(target, create=True)))
-    if (yield q.SELECT_ANY_ROW, (dst.tid, dst.tid), "all"):
+    if (yield q.SELECT_ANY_ROW, (dst.tid, dst.tid, dst.tid), "all"):
         raise CompactError(
             f"copy_thread: target thread {target!r} already has messages or checkpoints. "
             f"Copy into a new thread id, or call delete_thread({target!r}) first."

@@ -26,7 +26,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from langgraph_compact.checkpoint import _admin
-from langgraph_compact.checkpoint._check import Where
+from langgraph_compact.checkpoint._check import Where, head_behind
 from langgraph_compact.checkpoint._codec import next_version
 from langgraph_compact.checkpoint._features import SaverFeatures
 from langgraph_compact.checkpoint._guard import LiveReads
@@ -70,6 +70,12 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
             LangGraph's savers let the last writer win.
         dialect: the SQL backend (``SQLITE``, ``POSTGRES``).
     """
+
+    @staticmethod
+    def _stored_twice(error: BaseException) -> bool:
+        """Whether ``error`` is the driver's key conflict on a checkpoint row: a ``put``
+        appends past the head record without asking first (``_check.head_behind``)."""
+        return False
 
     def __init__(
         self,
@@ -168,10 +174,13 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
                 since this run read it (nothing was stored).
         """
         expect, program = self._put_program(config, checkpoint, metadata, new_versions)
+        where = _put_where(config, checkpoint)
         try:
-            out = self._run(program, write=True, where=_put_where(config, checkpoint))
+            out = self._run(program, write=True, where=where)
         except BaseException as e:
             self._failed(config, expect, e)
+            if self._stored_twice(e):
+                raise head_behind(where) from e
             raise
         return self._wrote(out)
 
@@ -184,10 +193,13 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
     ) -> RunnableConfig:
         """Async ``put``."""
         expect, program = self._put_program(config, checkpoint, metadata, new_versions)
+        where = _put_where(config, checkpoint)
         try:
-            out = await self._arun(program, write=True, where=_put_where(config, checkpoint))
+            out = await self._arun(program, write=True, where=where)
         except BaseException as e:
             self._failed(config, expect, e)
+            if self._stored_twice(e):
+                raise head_behind(where) from e
             raise
         return self._wrote(out)
 

@@ -303,9 +303,9 @@ COPY_THREAD = (
     """INSERT INTO lgc_texts (tid, digest, text)
         SELECT ?, digest, text FROM lgc_texts WHERE tid = ? ORDER BY text_id""",
 )
-SELECT_ANY_ROW = (
-    "SELECT 1 FROM lgc_messages WHERE tid = ? UNION ALL SELECT 1 FROM lgc_heads WHERE tid = ?"
-)
+SELECT_ANY_ROW = """SELECT 1 FROM lgc_messages WHERE tid = ?
+    UNION ALL SELECT 1 FROM lgc_heads WHERE tid = ?
+    UNION ALL SELECT 1 FROM lgc_checkpoints WHERE tid = ? LIMIT 1"""
 THREAD_STATS = """SELECT t.tid, t.thread_id,
     (SELECT COALESCE(SUM(h.checkpoints), 0) FROM lgc_heads h WHERE h.tid = t.tid),
     (SELECT COUNT(DISTINCT message_id) FROM lgc_messages m

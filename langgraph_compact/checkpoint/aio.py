@@ -29,7 +29,13 @@ from langgraph_compact.checkpoint._api import LoopSaver
 from langgraph_compact.checkpoint._check import Where, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import Program
-from langgraph_compact.checkpoint.sqlite import damaged, is_damage, statement, wal_program
+from langgraph_compact.checkpoint.sqlite import (
+    damaged,
+    is_damage,
+    is_stored_twice,
+    statement,
+    wal_program,
+)
 from langgraph_compact.errors import CorruptionError
 
 __all__ = ["AsyncCompactSqliteSaver", "adrive"]
@@ -119,6 +125,8 @@ class AsyncCompactSqliteSaver(LoopSaver):
         max_cached_messages: see ``CompactSaverBase``.
         single_writer: see ``CompactSaverBase``.
     """
+
+    _stored_twice = staticmethod(is_stored_twice)
 
     def __init__(
         self,

@@ -44,7 +44,7 @@ from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
 from langgraph_compact.checkpoint._api import ThreadedSaver
-from langgraph_compact.checkpoint._check import Where, corrupt, head_behind, named
+from langgraph_compact.checkpoint._check import Where, corrupt, named
 from langgraph_compact.checkpoint._retry import RETRYABLE, RetryPolicy, retry_delay
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import POSTGRES, Program
@@ -57,6 +57,7 @@ __all__ = [
     "begin",
     "damaged",
     "drive",
+    "is_stored_twice",
     "refuse_in_transaction",
     "sql_of",
     "thread_lock_key",
@@ -107,12 +108,15 @@ def begin(write: bool, where: Where | None) -> list[str]:
     return ["BEGIN ISOLATION LEVEL READ COMMITTED", f"SELECT {locks}"]
 
 
+def is_stored_twice(error: BaseException) -> bool:
+    """Whether a checkpoint row's key was already stored (``put``'s append, see ``head_behind``);
+    the pipeline may report it at a later statement or at ``COMMIT``."""
+    return isinstance(error, errors.UniqueViolation) and error.diag.table_name == "lgc_checkpoints"
+
+
 def damaged(error: BaseException, where: Where | None) -> BaseException:
-    """A ``CorruptionError`` for Postgres' own damage reports and for a checkpoint row
-    stored twice (a head record behind the rows); other errors unchanged."""
+    """A ``CorruptionError`` for Postgres' own damage reports; other errors unchanged."""
     at = where or Where("")
-    if isinstance(error, errors.UniqueViolation) and error.diag.table_name == "lgc_checkpoints":
-        return head_behind(at)
     if not isinstance(error, DAMAGE):
         return error
     return corrupt(at, f"Postgres reports stored data as damaged ({error})")
@@ -134,9 +138,7 @@ def drive(
 
     ``write=None`` runs without a transaction of its own. Any failure ends in
     ``ROLLBACK``. Damage reports become a ``CorruptionError`` naming ``where``, raised
-    into the program at the statement that failed, as the SQLite runner does. A
-    checkpoint row stored twice ends it with one wherever the pipeline reports the
-    conflict (at a later statement or the ``COMMIT``: the append is not waited for).
+    into the program at the statement that failed, as the SQLite runner does.
     """
     try:
         if write is None:
@@ -219,6 +221,8 @@ class CompactPostgresSaver(ThreadedSaver):
         single_writer: see ``CompactSaverBase``.
         retry: how a transaction the server rolled back runs again (``_retry``).
     """
+
+    _stored_twice = staticmethod(is_stored_twice)
 
     def __init__(
         self,

@@ -36,6 +36,7 @@ from langgraph_compact.checkpoint.postgres import (
     DAMAGE,
     begin,
     damaged,
+    is_stored_twice,
     refuse_in_transaction,
     sql_of,
 )
@@ -120,6 +121,8 @@ class AsyncCompactPostgresSaver(LoopSaver):
         single_writer: see ``CompactSaverBase``.
         retry: see ``CompactPostgresSaver``.
     """
+
+    _stored_twice = staticmethod(is_stored_twice)
 
     def __init__(
         self,

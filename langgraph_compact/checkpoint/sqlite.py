@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from langgraph_compact.checkpoint._api import ThreadedSaver
-from langgraph_compact.checkpoint._check import Where, corrupt, head_behind, named
+from langgraph_compact.checkpoint._check import Where, corrupt, named
 from langgraph_compact.checkpoint._schema import migrate
 from langgraph_compact.checkpoint._sql import SQLITE, Program
 from langgraph_compact.errors import CorruptionError
@@ -68,11 +68,8 @@ def is_stored_twice(error: BaseException) -> bool:
 
 
 def damaged(error: BaseException, where: Where | None) -> BaseException:
-    """A ``CorruptionError`` for SQLite's own damage reports and for a checkpoint row
-    stored twice (a head record behind the rows); other errors unchanged."""
+    """A ``CorruptionError`` for SQLite's own damage reports; other errors unchanged."""
     at = where or Where("")
-    if is_stored_twice(error):
-        return head_behind(at)
     if not is_damage(error):
         return error
     return corrupt(at, f"SQLite reports the file as damaged ({error})")
@@ -118,8 +115,7 @@ def drive(
     ``write=None`` runs without a transaction (pragmas, WAL checkpoints). Any failure,
     the ``COMMIT`` itself included, ends in ``ROLLBACK``. SQLite's damage reports
     become a ``CorruptionError`` naming ``where``, raised into the program at the
-    statement that failed: a program that catches it (``verify``) goes on. A checkpoint
-    row stored twice ends the program with one (``damaged``).
+    statement that failed: a program that catches it (``verify``) goes on.
     """
     cur = conn.cursor()
     try:
@@ -176,6 +172,8 @@ class CompactSqliteSaver(ThreadedSaver):
         max_cached_messages: see ``CompactSaverBase``.
         single_writer: see ``CompactSaverBase``.
     """
+
+    _stored_twice = staticmethod(is_stored_twice)
 
     def __init__(
         self,

@@ -21,10 +21,11 @@ With a model summarizer a compaction event costs seconds between the user and th
 3. **Otherwise** the call waits for the candidate still running (``acompact`` without
    blocking the loop: the worker thread wakes it). With none running (a thread's first
    call over the budget, a burst past the trigger before a candidate was due, what
-   arrived after a committed candidate's snapshot) the local ``ExtractiveSummarizer``
-   stands in, in milliseconds (``background_stand_in``; off: the call waits for the
-   model, as without background): the model's next candidate extends its summary, so
-   the model still writes every later generation. Candidates invalidated (edit,
+   arrived after a committed candidate's snapshot, every worker busy with other threads')
+   the local ``ExtractiveSummarizer`` stands in, in milliseconds (``background_stand_in``;
+   off: the call waits for the model, as without background): the model's next candidate
+   extends its summary, and lineage names who wrote each generation (``chat-model``,
+   ``extractive``, or ``chat-model+extractive`` for a topped-up one). Candidates invalidated (edit,
    redaction, branch, moved generation) or failed are discarded: logged, counted, in the
    stats; never committed.
 
@@ -47,6 +48,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -122,12 +124,13 @@ class BackgroundCompactor:
     ) -> CompactionResult:
         """Like ``compact``; commits a valid finished candidate, starts the next one."""
         step = self._prepare(raw, summary, settings, key, anchor)
-        running = step.running
-        if running is not None and running.landed.wait(settings.summarizer_timeout):
-            step = self._prepare(raw, summary, settings, key, anchor, step.notes)
+        if step.running is not None:
+            if step.running.landed.wait(settings.summarizer_timeout):
+                step = self._prepare(raw, summary, settings, key, anchor, step.notes)
+            step = replace(step, waited=True)  # whatever came of it: the call waited
         if step.ahead is not None:
             self._start(*step.ahead, settings)
-        used = stand_in(step, settings) or settings
+        used = self._stand_in(step, settings)
         answer = call_summarizer(step.plan, used) if step.plan.request is not None else None
         return finish_step(step, answer, used, blocks, local=used is not settings)
 
@@ -143,13 +146,25 @@ class BackgroundCompactor:
     ) -> CompactionResult:
         """Async twin of ``compact``: the same worker threads; waiting never blocks the loop."""
         step = self._prepare(raw, summary, settings, key, anchor)
-        if step.running is not None and await landed(step.running, settings.summarizer_timeout):
-            step = self._prepare(raw, summary, settings, key, anchor, step.notes)
+        if step.running is not None:
+            if await landed(step.running, settings.summarizer_timeout):
+                step = self._prepare(raw, summary, settings, key, anchor, step.notes)
+            step = replace(step, waited=True)
         if step.ahead is not None:
             self._start(*step.ahead, settings)
-        plan, used = step.plan, stand_in(step, settings) or settings
+        plan, used = step.plan, self._stand_in(step, settings)
         answer = await acall_summarizer(plan, used) if plan.request is not None else None
         return finish_step(step, answer, used, blocks, local=used is not settings)
+
+    def _stand_in(self, step: Step, settings: CompactionSettings) -> CompactionSettings:
+        """The settings the foreground summarizes with: the local stand-in's, counted,
+        where ``stand_in`` says so; else ``settings``."""
+        local = stand_in(step, settings)
+        if local is None:
+            return settings
+        with self._lock:
+            self.counts.stand_in += 1
+        return local
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the running candidates have landed (False on timeout); async: ``drain``."""
@@ -213,7 +228,9 @@ class BackgroundCompactor:
         key = slot_key(key, plan, settings.counter.cache)
         found = self._settle(key, plan, settings, notes)
         running = self._slots.get(key) if plan.request is not None and waited is None else None
-        if found is None and running is not None and not running.done:
+        # A running one that landed since ``_settle`` looked is waited for too (at once),
+        # so the next plan commits it rather than a stand-in racing past it.
+        if found is None and running is not None:
             extends = running.parent == parent_of(plan, settings.counter.cache)
             return Step(plan, None, None, notes, running if extends else None)
         if plan.request is not None and found is not None:
@@ -294,6 +311,8 @@ class BackgroundCompactor:
 
     def _start(self, ahead: CompactionPlan, found: Candidate, settings: CompactionSettings) -> None:
         with self._lock:
+            if found.done:  # closed between ``_admit`` and here: nothing to run
+                return
             if self._pool is None:
                 self._pool = Workers(settings.background_workers, "langgraph-compact-background")
                 weakref.finalize(self, self._pool.shutdown, wait=False)  # idle threads end

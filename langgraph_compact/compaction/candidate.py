@@ -70,6 +70,10 @@ class BackgroundCounts:
     """The summarizer raised, timed out or answered garbage; or it was closed first."""
     busy: int = 0
     """Not started: ``background_workers`` candidates were running already."""
+    stand_in: int = 0
+    """Foreground summaries the local summarizer wrote instead of waiting for the model
+    (``background_stand_in``): no candidate was ready, none being due yet or the
+    workers being busy with other threads' (``busy``)."""
 
 
 @dataclass
@@ -89,7 +93,7 @@ class Candidate:
     def land(self) -> None:
         """Set ``landed`` and wake the loops awaiting it; from any thread, idempotent."""
         self.landed.set()
-        wakers, self.wakers = self.wakers, []
+        wakers, self.wakers = tuple(self.wakers), []  # a snapshot: waiters may leave meanwhile
         for wake in wakers:
             wake()
 
@@ -254,7 +258,7 @@ def read_candidate(
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"[:500]
     if error is not None:
-        log.warning("background summarizer %r failed; the trigger will wait: %s", name, error)
+        log.warning("background summarizer %r failed; the trigger will not use it: %s", name, error)
     return summary, error
 
 
@@ -298,6 +302,10 @@ def with_candidate(
     stats = replace(result.stats, background=notes)
     if local and topped_up:
         stats = replace(stats, summary_source="stand-in", waited_for_summarizer=False)
+        if committed is not None and result.summary is not None:  # both wrote this one
+            name = f"{committed.summarizer}+{result.summary.summarizer}"
+            result = replace(result, summary=result.summary.model_copy(update={"summarizer": name}))
+            stats = replace(stats, summarizer=name)
     if waited:
         stats = replace(stats, waited_for_summarizer=True)
     if committed is not None and not topped_up:

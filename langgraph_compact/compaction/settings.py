@@ -86,10 +86,13 @@ class CompactionSettings:
         background_stand_in: with background on, the foreground never waits for the
             model summarizer: a call at the trigger with no finished candidate (a
             thread's first call over the budget, a burst past the trigger before one was
-            due, what arrived after a committed candidate's snapshot) is summarized by
-            the local ``ExtractiveSummarizer`` (stats ``summary_source`` "stand-in"),
-            and the model's next candidate extends that summary. A running candidate is
-            still waited for (it is paid for). False: such calls wait for the model.
+            due, what arrived after a committed candidate's snapshot, a thread whose
+            candidate found every worker busy with other threads') is summarized by
+            the local ``ExtractiveSummarizer`` (stats ``summary_source`` "stand-in",
+            ``counts.stand_in``), and the model's next candidate extends that summary.
+            A running candidate is still waited for (it is paid for). False: such calls
+            wait for the model. Serving many threads at once, raise
+            ``background_workers`` if ``counts.busy`` grows.
     """
 
     budget: Budget

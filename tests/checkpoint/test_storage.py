@@ -209,6 +209,18 @@ def test_copy_thread_copies_messages_and_index(backend: Backend) -> None:
     assert backend.saver.verify().ok
 
 
+def test_copy_thread_refuses_a_target_left_with_checkpoint_rows(backend: Backend) -> None:
+    """Checkpoint rows of the target without its head or messages (a delete cut short by
+    hand, say) make the copy refuse, naming the target, not fail on a key conflict."""
+    _run(backend.saver, "src", range(2))
+    _run(backend.saver, "dst", range(2))
+    dst = backend.tid("dst")
+    for table in ("lgc_heads", "lgc_messages"):
+        backend.execute(f"DELETE FROM {table} WHERE tid = ?", dst)
+    with backend.reopen() as fresh, pytest.raises(CompactError, match="'dst' already has"):
+        fresh.copy_thread("src", "dst")
+
+
 def test_delete_thread_removes_rows_and_index(backend: Backend) -> None:
     _run(backend.saver, "gone", range(3))
     _run(backend.saver, "kept", range(3))
