@@ -9,9 +9,9 @@ the history, redaction and inspection methods are in ``_features``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Collection, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from functools import partial
-from typing import Any, Self, TypeVar
+from typing import Any, NoReturn, Self, TypeVar
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -71,11 +71,9 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
         dialect: the SQL backend (``SQLITE``, ``POSTGRES``).
     """
 
-    @staticmethod
-    def _stored_twice(error: BaseException) -> bool:
-        """Whether ``error`` is the driver's key conflict on a checkpoint row: a ``put``
-        appends past the head record without asking first (``_check.head_behind``)."""
-        return False
+    # The driver's key conflict on a checkpoint row (each saver class sets it): a put
+    # appends past the head record without asking first (``_check.head_behind``).
+    _stored_twice: Callable[[BaseException], bool] = staticmethod(lambda error: False)
 
     def __init__(
         self,
@@ -174,14 +172,10 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
                 since this run read it (nothing was stored).
         """
         expect, program = self._put_program(config, checkpoint, metadata, new_versions)
-        where = _put_where(config, checkpoint)
         try:
-            out = self._run(program, write=True, where=where)
+            out = self._run(program, write=True, where=_put_where(config, checkpoint))
         except BaseException as e:
-            self._failed(config, expect, e)
-            if self._stored_twice(e):
-                raise head_behind(where) from e
-            raise
+            self._failed(config, checkpoint, expect, e)
         return self._wrote(out)
 
     async def aput(
@@ -193,14 +187,10 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
     ) -> RunnableConfig:
         """Async ``put``."""
         expect, program = self._put_program(config, checkpoint, metadata, new_versions)
-        where = _put_where(config, checkpoint)
         try:
-            out = await self._arun(program, write=True, where=where)
+            out = await self._arun(program, write=True, where=_put_where(config, checkpoint))
         except BaseException as e:
-            self._failed(config, expect, e)
-            if self._stored_twice(e):
-                raise head_behind(where) from e
-            raise
+            self._failed(config, checkpoint, expect, e)
         return self._wrote(out)
 
     def put_writes(
@@ -305,10 +295,15 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
         self._live.add(thread, ns, get_checkpoint_id(out))
         return out
 
-    def _failed(self, config: RunnableConfig, expect: bool, error: BaseException) -> None:
+    def _failed(
+        self, config: RunnableConfig, checkpoint: Checkpoint, expect: bool, error: BaseException
+    ) -> NoReturn:  # re-raises a put's error: a checkpoint stored twice as ``head_behind``
         if expect and not isinstance(error, ConcurrentRunError):  # not checked: may retry
             thread, ns = _lane(config)
             self._live.give_back(thread, ns, get_checkpoint_id(config))
+        if self._stored_twice(error):
+            raise head_behind(_put_where(config, checkpoint)) from error
+        raise error
 
     # --- runners (subclasses) --------------------------------------------------------
 

@@ -5,29 +5,25 @@ With a model summarizer a compaction event costs seconds between the user and th
 
 1. **Start.** A call above ``background_threshold`` of the trigger, once the thread's pace
    says the trigger is near (``compaction.candidate``), starts a *candidate*: the summary
-   the next event would commit, from a snapshot, in a worker thread of a small pool owned
-   by the compactor, through the summarizer's sync ``summarize``, for sync and async
-   graphs alike. Not a task on the caller's loop: ``asyncio.run(graph.ainvoke(...))`` per
-   turn closes that loop after the turn, which would cancel the candidate (a paid call
-   wasted, the next event waiting in the foreground); nor a private loop, which would tie
-   the model's async client to a loop of its own. A chat model's sync call is thread-safe
-   and bound to no loop.
+   the next event would commit, from a snapshot, in a worker thread of the compactor's
+   pool, through the summarizer's sync ``summarize``, for sync and async graphs alike.
+   Not a task on the caller's loop: ``asyncio.run(graph.ainvoke(...))`` per turn closes
+   it after the turn and would cancel a paid call; nor a private loop, which would tie the
+   model's async client to a loop of its own. A chat model's sync call is bound to none.
 2. **Commit.** When a later call reaches the trigger, a finished candidate is committed
    only if it still holds — a compare-and-swap on the summary it extends (generation,
    cursor, digest) and on its own span (still a prefix of the history, same ids and
-   digest). The call is then planned with the candidate as the stored summary; if that is
-   still over the trigger (a burst since the snapshot), the rest is summarized in the
-   foreground, chained on the candidate: coverage stays contiguous.
+   digest). The call is then planned with the candidate as the stored summary; what
+   arrived since the snapshot is summarized on top of it only if still over the trigger.
 3. **Otherwise** the call waits for the candidate still running (``acompact`` without
    blocking the loop: the worker thread wakes it). With none running (a thread's first
-   call over the budget, a burst past the trigger before a candidate was due, what
-   arrived after a committed candidate's snapshot, every worker busy with other threads')
-   the local ``ExtractiveSummarizer`` stands in, in milliseconds (``background_stand_in``;
-   off: the call waits for the model, as without background): the model's next candidate
-   extends its summary, and lineage names who wrote each generation (``chat-model``,
-   ``extractive``, or ``chat-model+extractive`` for a topped-up one). Candidates invalidated (edit,
-   redaction, branch, moved generation) or failed are discarded: logged, counted, in the
-   stats; never committed.
+   call over the budget, a burst before a candidate was due, every worker busy with other
+   threads') and for a top-up, the local ``ExtractiveSummarizer`` stands in, in
+   milliseconds (``background_stand_in``; off: the call waits for the model); the model's
+   next candidate extends its summary, and lineage names who wrote each generation
+   (``chat-model``, ``extractive``, ``chat-model+extractive``: ``compaction.step``).
+   Candidates invalidated (edit, redaction, branch, moved generation) or failed are
+   discarded: logged, counted, in the stats; never committed.
 
 Bounded: one candidate per thread key (without a thread id, per key and head: stateless
 callers resending histories), at most ``background_workers`` running, the summarizer
@@ -60,22 +56,20 @@ from langgraph_compact.compaction.candidate import (
     BackgroundCounts,
     Candidate,
     Pace,
-    Step,
     background_enabled,
     candidate_invalid,
     candidate_plan,
     committed_plan,
-    finish_step,
     landed,
     moving_average,
     parent_of,
     read_candidate,
     slot_key,
-    stand_in,
 )
 from langgraph_compact.compaction.plan import CompactionPlan, plan_compaction
 from langgraph_compact.compaction.run import acall_summarizer, call_summarizer
 from langgraph_compact.compaction.settings import CompactionSettings
+from langgraph_compact.compaction.step import Step, finish_step, stand_in
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.compaction.workers import Workers
 from langgraph_compact.usage import (
