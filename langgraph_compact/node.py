@@ -39,6 +39,7 @@ from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
 from langgraph_compact.memory import MemoryFlush, resolve_store
+from langgraph_compact.messages import span_digest
 from langgraph_compact.tasks import TaskList, refresh_tasks, task_block
 from langgraph_compact.tokens import Budget
 from langgraph_compact.usage import (
@@ -227,9 +228,18 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             covered = summary.get("covered_through")
         return refresh_tasks(get(self.tasks_key, None), messages, int(covered or 0))
 
+    def _call_slot(self, key: Any, messages: Sequence[BaseMessage]) -> Any:
+        """The call memory's slot: the thread; without a thread id also the conversation's
+        opening (a stateless caller resending histories must not share one last call)."""
+        if key[0] is not None:
+            return key
+        first = next((i for i, m in enumerate(messages) if m.type == "human"), 0)
+        return (*key, span_digest(messages[: first + 1], self.settings.counter.cache))
+
     def _settings(self, messages: list[BaseMessage], key: Any) -> tuple[CompactionSettings, float]:
         """The settings for this call: the budget less the tool schemas, calibrated."""
-        ratio = next_ratio(messages, self.calls.last(key)) if self.calibrate else 1.0
+        last = self.calls.last(self._call_slot(key, messages))
+        ratio = next_ratio(messages, last) if self.calibrate else 1.0
         return calibrated(self.settings, ratio, self.tool_tokens), ratio
 
     def _update(
@@ -241,7 +251,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         usage: UsageLedger | None,
     ) -> dict[str, Any]:
         key, raw, ratio = call
-        counter = self.settings.counter
+        counter, key = self.settings.counter, self._call_slot(key, raw)
         last = self.calls.last(key)
         digests = tuple(counter.cache.digest(m) for m in result.messages)
         tokens = counter.count_messages(result.messages)

@@ -128,3 +128,34 @@ def test_drift_ignores_missing_and_implausible_reports() -> None:
 
 def _usage(n: int) -> Any:
     return {"input_tokens": n, "output_tokens": 1, "total_tokens": n + 1}
+
+
+def test_stateless_conversations_keep_their_own_last_call() -> None:
+    """Without a thread id (a server resending whole histories), each conversation's
+    cacheable prefix is measured against its own previous call, not another's."""
+    node = CompactionNode(Budget(context_window=8_000, reserved_output=0), counter=COUNTER)
+    builder = StateGraph(CompactState)
+    builder.add_node("compact", node)
+    builder.add_edge(START, "compact")
+    graph = builder.compile()  # no checkpointer: every call sends the whole history
+
+    def call(messages: list[BaseMessage]) -> float:
+        chunks = graph.stream({"messages": messages}, stream_mode="custom")
+        return next(c["compaction"] for c in chunks if "compaction" in c)["cacheable_prefix"]
+
+    rng = random.Random(3)
+    conversations = {
+        name: [
+            system("You are terse.", id=f"{name}-s"),
+            human(f"Task {name}: " * 30, id=f"{name}-h"),
+        ]
+        for name in ("a", "b", "c")
+    }
+    for turn in range(3):
+        for name in rng.sample(sorted(conversations), 3):  # interleaved
+            history = conversations[name]
+            history.append(AIMessage(f"Step {turn} of {name}.", id=f"{name}-ai{turn}"))
+            history.append(human(f"Go on with {name}, turn {turn}.", id=f"{name}-h{turn}"))
+            prefix = call(list(history))
+            # After its first call a conversation shares all but its two new messages.
+            assert (prefix > 0.5) is (turn > 0), (name, turn, prefix)
