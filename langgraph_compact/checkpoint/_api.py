@@ -305,16 +305,6 @@ class CompactSaverBase(SaverFeatures, TurnLeases, BaseCheckpointSaver[str]):
             raise head_behind(_put_where(config, checkpoint)) from error
         raise error
 
-    # --- runners (subclasses) --------------------------------------------------------
-
-    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
-        raise NotImplementedError
-
-    async def _arun(
-        self, program: Program[T], *, write: bool = False, where: Where | None = None
-    ) -> T:
-        raise NotImplementedError
-
 
 class ThreadedSaver(CompactSaverBase):
     """A saver whose driver blocks (``sqlite3``, sync ``psycopg``): ``_run`` runs a program

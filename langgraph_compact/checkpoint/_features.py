@@ -9,13 +9,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from langchain_core.messages import BaseMessage
 
 from langgraph_compact.checkpoint._check import Where
-from langgraph_compact.checkpoint._sql import Program, Replayable
-from langgraph_compact.checkpoint._store import CheckpointStore
+from langgraph_compact.checkpoint._runners import Runners
+from langgraph_compact.checkpoint._sql import Replayable
 from langgraph_compact.checkpoint.history import (
     HistoryPage,
     SummaryGeneration,
@@ -35,8 +35,6 @@ from langgraph_compact.errors import CorruptionError
 
 __all__ = ["RedactionListener", "SaverFeatures"]
 
-T = TypeVar("T")
-
 
 class RedactionListener(Protocol):
     """Called with the result after each redaction through a saver; may be async."""
@@ -44,18 +42,8 @@ class RedactionListener(Protocol):
     def __call__(self, result: RedactionResult, /) -> object: ...
 
 
-class SaverFeatures:
+class SaverFeatures(Runners):
     """History, recall support, redaction and inspection, over the saver's runners."""
-
-    _store: CheckpointStore
-
-    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
-        raise NotImplementedError
-
-    async def _arun(
-        self, program: Program[T], *, write: bool = False, where: Where | None = None
-    ) -> T:
-        raise NotImplementedError
 
     def _wal_remaining(self) -> int:
         """Checkpoint and empty the write-ahead log; the bytes it still holds."""

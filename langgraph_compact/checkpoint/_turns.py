@@ -34,22 +34,18 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import cast
 
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where
 from langgraph_compact.checkpoint._messages import MessageStore, Thread
+from langgraph_compact.checkpoint._runners import Runners
 from langgraph_compact.checkpoint._sql import Program, Replayable
 from langgraph_compact.errors import ConcurrentRunError, SaverArgumentError, TurnLostError
-
-if TYPE_CHECKING:
-    from langgraph_compact.checkpoint._store import CheckpointStore
 
 __all__ = ["TurnLeases", "acquire_turn", "release_turn", "renew_turn"]
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 Holder = tuple[str, float]
 """Who holds a thread's lease, and until when (``time.time()`` seconds)."""
@@ -199,18 +195,8 @@ async def _akeep(
             renewal.failed(e)
 
 
-class TurnLeases:
+class TurnLeases(Runners):
     """``turn`` / ``aturn``: hold a thread's lease for the span of one run."""
-
-    _store: CheckpointStore
-
-    def _run(self, program: Program[T], *, write: bool = False, where: Where | None = None) -> T:
-        raise NotImplementedError
-
-    async def _arun(
-        self, program: Program[T], *, write: bool = False, where: Where | None = None
-    ) -> T:
-        raise NotImplementedError
 
     def _lease(self, thread_id: str, holder: str, lease: float) -> Program[Holder | None]:
         return Replayable(lambda: acquire_turn(self._store, thread_id, holder, time.time(), lease))
