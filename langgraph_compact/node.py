@@ -229,18 +229,17 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         return refresh_tasks(get(self.tasks_key, None), messages, int(covered or 0))
 
     def _call_slot(self, key: Any, messages: Sequence[BaseMessage]) -> Any:
-        """The call memory's slot: the thread; without a thread id also the conversation's
-        opening (a stateless caller resending histories must not share one last call)."""
+        """The call memory's slot: the thread, or else the conversation's opening too."""
         if key[0] is not None:
             return key
         first = next((i for i, m in enumerate(messages) if m.type == "human"), 0)
         return (*key, span_digest(messages[: first + 1], self.settings.counter.cache))
 
-    def _settings(self, messages: list[BaseMessage], key: Any) -> tuple[CompactionSettings, float]:
-        """The settings for this call: the budget less the tool schemas, calibrated."""
-        last = self.calls.last(self._call_slot(key, messages))
-        ratio = next_ratio(messages, last) if self.calibrate else 1.0
-        return calibrated(self.settings, ratio, self.tool_tokens), ratio
+    def _settings(self, raw: list[BaseMessage], key: Any) -> tuple[CompactionSettings, float, Any]:
+        """This call's settings (budget less tool schemas, calibrated), drift and slot."""
+        slot = self._call_slot(key, raw)
+        ratio = next_ratio(raw, self.calls.last(slot)) if self.calibrate else 1.0
+        return calibrated(self.settings, ratio, self.tool_tokens), ratio, slot
 
     def _update(
         self,
@@ -251,7 +250,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         usage: UsageLedger | None,
     ) -> dict[str, Any]:
         key, raw, ratio = call
-        counter, key = self.settings.counter, self._call_slot(key, raw)
+        counter = self.settings.counter
         last = self.calls.last(key)
         digests = tuple(counter.cache.digest(m) for m in result.messages)
         tokens = counter.count_messages(result.messages)
@@ -306,7 +305,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         tasks, changed = self._task_state(state, messages, summary)
         blocks = task_block(tasks)
         key = self._key(config)
-        settings, ratio = self._settings(messages, key)
+        settings, ratio, slot = self._settings(messages, key)
         with summarizer_usage(self.prices) as collector:
             result = self.background.compact(
                 messages, summary, settings, key=key, blocks=blocks, anchor=anchor
@@ -318,7 +317,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             except Exception as exc:
                 self._flush_failed(config, exc)
         usage = self._usage(state, messages, collector.by)
-        call = (key, messages, ratio)
+        call = (slot, messages, ratio)
         return self._update(result, tasks if changed else None, anchor, call, usage)
 
     async def _arun(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
@@ -326,7 +325,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         tasks, changed = self._task_state(state, messages, summary)
         blocks = task_block(tasks)
         key = self._key(config)
-        settings, ratio = self._settings(messages, key)
+        settings, ratio, slot = self._settings(messages, key)
         with summarizer_usage(self.prices) as collector:
             result = await self.background.acompact(
                 messages, summary, settings, key=key, blocks=blocks, anchor=anchor
@@ -339,7 +338,7 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             except Exception as exc:
                 self._flush_failed(config, exc)
         usage = self._usage(state, messages, collector.by)
-        call = (key, messages, ratio)
+        call = (slot, messages, ratio)
         return self._update(result, tasks if changed else None, anchor, call, usage)
 
 

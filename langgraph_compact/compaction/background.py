@@ -122,9 +122,7 @@ class BackgroundCompactor:
             if step.running.landed.wait(settings.summarizer_timeout):
                 step = self._prepare(raw, summary, settings, key, anchor, step.notes)
             step = replace(step, waited=True)  # whatever came of it: the call waited
-        if step.ahead is not None:
-            self._start(*step.ahead, settings)
-        used = self._stand_in(step, settings)
+        used = self._foreground(step, settings)
         answer = call_summarizer(step.plan, used) if step.plan.request is not None else None
         return finish_step(step, answer, used, blocks, local=used is not settings)
 
@@ -144,15 +142,15 @@ class BackgroundCompactor:
             if await landed(step.running, settings.summarizer_timeout):
                 step = self._prepare(raw, summary, settings, key, anchor, step.notes)
             step = replace(step, waited=True)
-        if step.ahead is not None:
-            self._start(*step.ahead, settings)
-        plan, used = step.plan, self._stand_in(step, settings)
+        plan, used = step.plan, self._foreground(step, settings)
         answer = await acall_summarizer(plan, used) if plan.request is not None else None
         return finish_step(step, answer, used, blocks, local=used is not settings)
 
-    def _stand_in(self, step: Step, settings: CompactionSettings) -> CompactionSettings:
-        """The settings the foreground summarizes with: the local stand-in's, counted,
-        where ``stand_in`` says so; else ``settings``."""
+    def _foreground(self, step: Step, settings: CompactionSettings) -> CompactionSettings:
+        """Start the candidate ``step`` admitted; the settings the call summarizes with:
+        the local stand-in's (counted) where ``stand_in`` says so, else ``settings``."""
+        if step.ahead is not None:
+            self._start(*step.ahead, settings)
         local = stand_in(step, settings)
         if local is None:
             return settings
