@@ -10,18 +10,27 @@ results file nobody copied) fails the suite.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
 import platform
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["README", "RESULTS_DIR", "block_pattern", "captured", "publish", "readme_blocks"]
+__all__ = [
+    "README",
+    "RESULTS_DIR",
+    "block_pattern",
+    "captured",
+    "main",
+    "publish",
+    "readme_blocks",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -113,3 +122,16 @@ def captured() -> Iterator[io.StringIO]:
     tee = _Tee(sys.stdout)
     with contextlib.redirect_stdout(tee):
         yield tee.copy
+
+
+def main(name: str, doc: str, run: Callable[..., Any], quick: str) -> None:
+    """The command line of a bench whose ``run(quick=...)`` prints its report and returns
+    its data: ``--quick`` (described by ``quick``) and ``--write-readme``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=quick)
+    parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
+    args = parser.parse_args()
+    with captured() as out:
+        data = run(quick=args.quick)
+    if args.write_readme:
+        publish(name, out.getvalue(), data)

@@ -39,7 +39,6 @@ trajectories, for iteration; a full run takes a few minutes on 2 cores).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -49,8 +48,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _report
 from _corpus import corpus_files
-from _report import captured, publish
 
 from langgraph_compact import TokenCounter
 from langgraph_compact.replay import ReplayRun, budget_of, make_strategy, replay_trajectory
@@ -166,16 +165,5 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
     return data
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help=f"{QUICK_TRAJECTORIES} trajectories")
-    parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
-    args = parser.parse_args()
-    with captured() as out:
-        data = run(quick=args.quick)
-    if args.write_readme:
-        publish("cost", out.getvalue(), data)
-
-
 if __name__ == "__main__":
-    main()
+    _report.main("cost", __doc__, run, f"{QUICK_TRAJECTORIES} trajectories")

@@ -40,7 +40,6 @@ machine's noise. Run ``python bench/latency_bench.py [--quick] [--write-readme]`
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -52,8 +51,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _report
 from _corpus import CORPUS_DIR
-from _report import captured, publish
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_compact import ChatModelSummarizer, CompactionNode, CompactState, TokenCounter
@@ -247,16 +246,5 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
     return data
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help=f"{QUICK_TRAJECTORIES} trajectories")
-    parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
-    args = parser.parse_args()
-    with captured() as out:
-        data = run(quick=args.quick)
-    if args.write_readme:
-        publish("latency", out.getvalue(), data)
-
-
 if __name__ == "__main__":
-    main()
+    _report.main("latency", __doc__, run, f"{QUICK_TRAJECTORIES} trajectories")
