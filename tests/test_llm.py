@@ -16,6 +16,7 @@ from pydantic import Field
 from langgraph_compact import Budget, ChatModelSummarizer, CompactionSettings, acompact, compact
 from langgraph_compact.compaction import RunningSummary, Section
 from langgraph_compact.compaction.llm import SummarySections
+from langgraph_compact.compaction.summarize import SummaryRequest
 from langgraph_compact.tokens import TokenCounter
 
 COUNTER = TokenCounter()
@@ -213,3 +214,28 @@ def test_lines_a_model_copies_from_the_summary_do_not_pile_up_list_markers() -> 
     texts = [i.text for items in summary.sections.values() for i in items]
     assert texts
     assert not [t for t in texts if t.startswith(("- ", "* ", "#", "[Summary of", "(none"))], texts
+
+
+def test_a_model_restating_the_previous_summary_adds_no_weaker_copy() -> None:
+    """Models copy the previous summary into their answer. Each copied line is the old
+    item, not a new weak note: under Critical Context at the model's salience it would
+    displace the path, decision or fact it repeats."""
+    raw = _history(60)
+    first = _run(_answers("{}", "{}"), raw[:90]).summary
+    assert first is not None
+    copied = [i.text for items in first.sections.values() for i in items]
+    assert any(t.startswith("src/p") for t in copied)
+    echo = json.dumps({"Critical Context": copied})
+    request = SummaryRequest(
+        previous=first,
+        head=raw[:3],
+        span=raw[first.covered_through : first.covered_through + 10],
+        span_start=first.covered_through,
+        max_tokens=600,
+        count_text=COUNTER.count_text,
+    )
+    draft = ChatModelSummarizer(_answers(echo, echo)).summarize(request)
+    held = [(s, i.text) for s, items in draft.sections.items() for i in items]
+    for section, items in first.sections.items():
+        for i in items:
+            assert [s for s, t in held if t == i.text] == [section], i.text

@@ -222,3 +222,47 @@ def test_of_two_equal_layers_of_one_failure_exactly_one_is_kept() -> None:
     other = f"ERROR: migration {_name()} aborted"
     texts = _select([_error(t, 3) for t in layers] + [_error(other, 3)])
     assert sum(message in t for t in texts) == 1 and other in texts
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_short_stale_value_strikes_only_its_own_fact(seed: int) -> None:
+    """ "9 spaces, not 8" replaces what was said of the spaces; it does not strike every
+    line with an 8 in it. A stale value of three characters or more still does."""
+    rng = random.Random(seed)
+    short = str(rng.randint(0, 99))
+    name = _name()
+    bystanders = [
+        f"src/{name}.c:{rng.randint(100, 999)}:{short}: error: use of undeclared identifier",
+        f"{name}_retries: {short}",
+        f"FAILED tests/test_{name}.py::test_case_{short} - AssertionError",
+    ]
+    sections = {Section.CRITICAL: [_error(t, n)[1] for n, t in enumerate(bystanders)]}
+    key = f"fact:{name} spaces"
+    correction = SummaryItem(
+        text=f"{name} spaces: {short}1", key=key, kind="correction", stale=(short,), seq=9
+    )
+    merged = merge_items(sections, [(Section.CRITICAL, correction)])
+    assert [i.text for i in merged[Section.CRITICAL]] == [*bystanders, correction.text]
+    old = f"{rng.randint(1000, 4999)}"
+    stating = SummaryItem(text=f"{name} budget was {old} last week", kind="note", seq=3)
+    struck = merge_items(
+        {Section.CRITICAL: [stating]},
+        [(Section.CRITICAL, correction.model_copy(update={"stale": (old,), "key": "fact:b"}))],
+    )
+    assert stating.text not in [i.text for i in struck[Section.CRITICAL]]
+
+
+def test_a_line_two_sections_hold_is_kept_where_it_ranks_higher() -> None:
+    """A model's note repeating a path (weak, under Critical Context) must not displace
+    the path item itself (under Files Read), whichever section comes first."""
+    path = f"{_name(5)}/{_name(6)}/{_name()}_41.py"
+    note = SummaryItem(text=path, kind="note", seq=9, salience=0.3)
+    item = SummaryItem(text=path, key=f"file:{path}", kind="path", seq=2, salience=0.65)
+    for order in ([(Section.CRITICAL, note), (Section.FILES_READ, item)],
+                  [(Section.FILES_READ, item), (Section.CRITICAL, note)]):  # fmt: skip
+        sections: dict[Section, list[SummaryItem]] = {}
+        for section, i in order:
+            sections.setdefault(section, []).append(i)
+        chosen = select_items(sections, 2_000, COUNTER.count_text, title="[Summary]", now=10)
+        assert chosen.sections.get(Section.FILES_READ) == (item,)
+        assert Section.CRITICAL not in chosen.sections

@@ -150,8 +150,11 @@ class _Read:
 
     def draft(self, request: SummaryRequest, required: Sequence[Candidate]) -> SummaryDraft:
         candidates = extract_span(request)
-        own = [(s, i) for s, i in self.items if not any(_covers(i, c) for _, c in candidates)]
         previous = request.previous.sections if request.previous else {}
+        # What the model wrote beyond the extractor's candidates and the previous summary:
+        # a restatement of either would enter as a fresh, weaker copy of the same item.
+        known = [c for _, c in candidates] + [i for items in previous.values() for i in items]
+        own = [(s, i) for s, i in self.items if not any(_covers(i, c) for c in known)]
         late = [(s, i) for s, i in own if s in _LATEST]
         early = [(s, i) for s, i in own if s not in _LATEST]
         sections = extend(previous, [*candidates, *early], request, late=late)

@@ -75,9 +75,19 @@ def _split_also(text: str) -> tuple[str, list[str]]:
     return text[: found.start()], found["values"].split("; ")
 
 
+MIN_STRUCK_CHARS = 3
+"""Shortest stale value that strikes other items stating it. "9 spaces, not 8" must not
+drop every line with an 8 in it (``src/x.c:675:8: error``); the corrected fact itself
+is still replaced through its key."""
+
+
 def _states(item: SummaryItem, values: Sequence[str]) -> bool:
     text = item.text.lower()
-    return any(re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", text) for v in values)
+    return any(
+        re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", text)
+        for v in values
+        if len(v.strip()) >= MIN_STRUCK_CHARS
+    )
 
 
 def merge_items(

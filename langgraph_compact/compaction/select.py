@@ -83,6 +83,10 @@ def score(item: SummaryItem, now: int) -> float:
     return value * (0.3 if item.historical else 1.0)
 
 
+def _rank(item: SummaryItem, now: int) -> tuple[bool, bool, float]:
+    return (item.pinned, item.kept, score(item, now))
+
+
 @dataclass(frozen=True)
 class Selection:
     """The kept sections, their rendered size, and what did not fit."""
@@ -122,12 +126,20 @@ def select_items(
         lowest-scored unpinned item.
         Items keep their order inside a section.
     """
-    seen: set[str] = set()
+    # Junk never enters, and a line is shown once: where two sections hold the same
+    # words (a path under Files Read and a model's note repeating it), the copy that
+    # would last longest stays, not the first one met.
+    best: dict[str, SummaryItem] = {}
+    for items in sections.values():
+        for i in items:
+            n = tx.norm(i.text)
+            held = best.get(n)
+            if not tx.is_junk(i.text) and (held is None or _rank(i, now) > _rank(held, now)):
+                best[n] = i
     clean: dict[Section, list[SummaryItem]] = {}
     for s, items in sections.items():
-        for i in items:  # junk never enters, and a line is shown once
-            if not tx.is_junk(i.text) and (n := tx.norm(i.text)) not in seen:
-                seen.add(n)
+        for i in items:
+            if best.get(tx.norm(i.text)) is i:
                 clean.setdefault(s, []).append(i)
 
     clean = _without_repeats(clean)
