@@ -242,3 +242,23 @@ def test_a_list_of_files_a_user_writes_is_not_a_directory_listing() -> None:
         text = "Please refactor these files:\n" + "\n".join(f"{marker}{f}" for f in files)
         texts = " ".join(_texts(extract_items(HumanMessage(text, id="h"), 1, {})))
         assert all(f in texts for f in files), (marker, texts)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_an_id_passed_as_a_whole_argument_outranks_one_inside_a_command(seed: int) -> None:
+    rng = random.Random(seed)
+    ident = f"{rng.choice(['W', 'PX', 'ORD'])}-{rng.randint(1000, 99999)}"
+    commit = "".join(rng.choice("abcdef") + rng.choice("0123456789") for _ in range(4))
+    arg = rng.choice(["order_id", "ticket", "reservation_id", "user_id"])
+    message = AIMessage(
+        "",
+        id="a",
+        tool_calls=[
+            {"name": "lookup", "args": {arg: ident}, "id": "c1"},
+            {"name": "bash", "args": {"command": f"git show {commit} -- {_word()}.py"}, "id": "c2"},
+        ],
+    )
+    ids = {i.text: i.salience for _, i in extract_items(message, 3, {}) if i.kind == "identifier"}
+    passed = ids[f"{arg}: {ident} (in a lookup call)"]
+    mined = ids[f"command: {commit} (in a bash call)"]
+    assert passed > mined

@@ -26,6 +26,7 @@ SALIENCE: Mapping[str, float] = {
     "ai.fact": 0.55,
     "ai.path": 0.65,
     "ai.identifier": 0.45,
+    "args.value": 0.8,
     "args.identifier": 0.7,
     "args.file_modified": 0.55,
     "args.file_read": 0.35,
@@ -40,7 +41,9 @@ SALIENCE: Mapping[str, float] = {
 }
 """Base salience by where an item comes from and what it is. User statements outweigh
 the assistant's, which outweigh incidental tool output; errors and flagged lines of a
-tool rank with what the user said."""
+tool rank with what the user said. An argument that is an identifier as a whole (a
+tool's ``order_id`` field) was passed on purpose; one found inside a free-form argument (a
+hash in a shell command) is incidental."""
 
 
 def item(

@@ -226,7 +226,7 @@ def _arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidat
                 seq,
                 key=f"id:{ident}",
                 kind="identifier",
-                salience=SALIENCE["args.identifier"],
+                salience=SALIENCE["args.value" if ident in found else "args.identifier"],
             )
 
 
