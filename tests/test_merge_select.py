@@ -266,3 +266,31 @@ def test_a_line_two_sections_hold_is_kept_where_it_ranks_higher() -> None:
         chosen = select_items(sections, 2_000, COUNTER.count_text, title="[Summary]", now=10)
         assert chosen.sections.get(Section.FILES_READ) == (item,)
         assert Section.CRITICAL not in chosen.sections
+
+
+def test_a_call_that_succeeds_after_failing_demotes_only_its_own_errors() -> None:
+    signature = f"bash: pytest tests/test_{_name()}.py"
+    mine = SummaryItem(
+        text=f"AssertionError: {_name()} != {_name()}", key="error:a", kind="error",
+        sources=("t1",), seq=1, salience=0.8,
+    )  # fmt: skip
+    other = SummaryItem(
+        text=f"KeyError: '{_name()}'", key="error:b", kind="error", sources=("t9",), seq=2,
+        salience=0.8,
+    )  # fmt: skip
+    blocked = SummaryItem(
+        text=f"{signature} → {mine.text}", key=f"call:{signature}", kind="blocked",
+        sources=("t1",), seq=1, salience=0.5,
+    )  # fmt: skip
+    sections = {Section.CRITICAL: [mine, other], Section.BLOCKED: [blocked]}
+    done = SummaryItem(
+        text=signature, key=f"call:{signature}", kind="done", sources=("t2",), seq=3,
+        salience=0.15,
+    )  # fmt: skip
+    merged = merge_items(sections, [(Section.DONE, done)])
+    errors = {i.key: i.salience for i in merged[Section.CRITICAL]}
+    assert errors == {"error:a": pytest.approx(0.8 * 0.6), "error:b": 0.8}  # kept, demoted
+    assert Section.BLOCKED not in merged
+    again = mine.model_copy(update={"sources": ("t4",), "seq": 4})  # printed once more
+    merged = merge_items(merged, [(Section.CRITICAL, again)])
+    assert {i.key: i.salience for i in merged[Section.CRITICAL]}["error:a"] == 0.8

@@ -105,7 +105,8 @@ def merge_items(
         states one of those values, and a later item that is not itself a correction but
         states a stale value again is dropped. A new goal makes the previous goal and the current
         in-progress and next-step items historical. A file once modified stays under
-        "modified" when read again.
+        "modified" when read again. A call that succeeds after failing (its Blocked item
+        becomes Done) demotes the errors its failed runs printed (``RESOLVED_WEIGHT``).
     """
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
@@ -153,7 +154,10 @@ def merge_items(
         if not item.stale and section is not Section.CONSTRAINTS and _states(item, corrected):
             continue  # a value a correction made stale, stated again (a model copying it)
         if held is not None and held in _GROUPS.get(section, frozenset({section})):
-            item = _combine(pop(held, item.key or ""), item)
+            old = pop(held, item.key or "")
+            if held is Section.BLOCKED and section is Section.DONE:
+                _resolve(out, frozenset(old.sources))
+            item = _combine(old, item)
         elif (slot := texts.get((section, tx.norm(item.text)))) is not None:
             item = _combine(pop(section, slot), item)  # the same words under another key
         elif (
@@ -192,6 +196,20 @@ def _same_file(
         old = pop(where[bare], bare)
         return _combine(old, item)
     return item
+
+
+RESOLVED_WEIGHT = 0.6
+"""What an error keeps of its salience once the call that printed it succeeds: a fixed
+failure is history, an open one is state (and one printed again regains its weight)."""
+
+
+def _resolve(out: dict[Section, dict[str, SummaryItem]], sources: frozenset[str]) -> None:
+    """Demote the errors printed by a call that has since succeeded (``sources``: the
+    failed runs' tool messages)."""
+    held = out.get(Section.CRITICAL, {})
+    for slot, other in held.items():
+        if other.kind == "error" and other.sources and other.sources[-1] in sources:
+            held[slot] = other.model_copy(update={"salience": other.salience * RESOLVED_WEIGHT})
 
 
 def _drop_stale(out: dict[Section, dict[str, SummaryItem]], pop: object, item: SummaryItem) -> None:
