@@ -154,7 +154,8 @@ class _Read:
         # What the model wrote beyond the extractor's candidates and the previous summary:
         # a restatement of either would enter as a fresh, weaker copy of the same item.
         known = [c for _, c in candidates] + [i for items in previous.values() for i in items]
-        own = [(s, i) for s, i in self.items if not any(_covers(i, c) for c in known)]
+        said = [_said(c) for c in known]
+        own = [(s, i) for s, i in self.items if not _restates(i, said)]
         late = [(s, i) for s, i in own if s in _LATEST]
         early = [(s, i) for s, i in own if s not in _LATEST]
         sections = extend(previous, [*candidates, *early], request, late=late)
@@ -232,17 +233,27 @@ def _words(text: str) -> set[str]:
     return {w.lower().rstrip(".,;:!?").removesuffix("s") for w in found}
 
 
-def _covers(written: SummaryItem, candidate: SummaryItem) -> bool:
+def _said(candidate: SummaryItem) -> tuple[str, frozenset[str]]:
+    """What a model's item must contain to restate ``candidate``: its essence, or most
+    of its words (computed once per candidate, checked against every item)."""
+    words = frozenset(_words(candidate.text) - _FILLER)
+    return _essence(candidate.text, candidate.key).lower(), words
+
+
+_FILLER = frozenset(_words("the user prefer"))
+
+
+def _restates(written: SummaryItem, said: Sequence[tuple[str, frozenset[str]]]) -> bool:
     """The model's item says what an extracted candidate says (a restatement).
 
     The candidate's essence appears in it verbatim, or most of the candidate's words do:
     "User prefers tabs over spaces" restates "I prefer tabs over spaces".
     """
-    essence = _essence(candidate.text, candidate.key).lower()
-    if essence and essence in written.text.lower():
-        return True
-    words = _words(candidate.text) - _words("the user prefer")
-    return bool(words) and len(words & _words(written.text)) >= 0.75 * len(words)
+    text, words = written.text.lower(), _words(written.text)
+    return any(
+        (essence and essence in text) or (bool(need) and len(need & words) >= 0.75 * len(need))
+        for essence, need in said
+    )
 
 
 def _essence(text: str, key: str | None) -> str:
