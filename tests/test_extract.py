@@ -45,6 +45,15 @@ ERRORS = [
     ("fatal: repository '{w}' not found", "fatal:"),
     ("E       AssertionError: expected 3, got 4 in {w}", "AssertionError"),
     ("Process exited with code 137 ({w})", "137"),
+    ("E: Unable to locate package lib{w}-dev", "lib"),
+    ("ld: library not found for -l{w}", "library not found"),
+    ("cp: cannot stat '{w}.txt': No such file or directory", "cannot stat"),
+    ("make: *** [Makefile:12: {w}] Error 2", "Error 2"),
+    ("[E 240501 12:00:01 {w}:88] upload failed: 413 Request Entity Too Large", "413"),
+    ("FAIL: test_{w} (tests.test_auth.LoginTest)", "test_"),
+    ("tests/test_{w}.py:42: AssertionError", "AssertionError"),
+    ("Job {w} failed: timeout after 30s", "failed:"),
+    ("Killed", "Killed"),
 ]
 
 
@@ -262,3 +271,42 @@ def test_an_id_passed_as_a_whole_argument_outranks_one_inside_a_command(seed: in
     passed = ids[f"{arg}: {ident} (in a lookup call)"]
     mined = ids[f"command: {commit} (in a bash call)"]
     assert passed > mined
+
+
+def test_a_count_of_zero_failures_is_not_an_error() -> None:
+    n = RNG.randint(1, 400)
+    for line in (f"Tests: {n} passed, 0 failed", f"== {n} passed, 0 errors in 1.2s =="):
+        assert not [i for _, i in _tool(line) if i.kind == "error"], line
+
+
+FACT_SHAPES = [
+    ("{name} | {value}", "row"),  # a psql or SHOW row
+    ("{Name} {version}", "version"),
+    ("{name} version {version}", "version"),
+]
+
+
+@pytest.mark.parametrize(("template", "kind"), FACT_SHAPES, ids=[f[0] for f in FACT_SHAPES])
+def test_table_rows_and_versions_are_facts(template: str, kind: str) -> None:
+    name, value = f"{_word()}_{_word(4)}", str(RNG.randint(101, 9999))
+    version = f"{RNG.randint(1, 20)}.{RNG.randint(0, 30)}.{RNG.randint(0, 99)}"
+    line = template.format(name=name, Name=_word().title(), value=value, version=version)
+    facts = [i.text for _, i in _tool(line) if i.kind == "fact"]
+    assert any((version if kind == "version" else value) in t for t in facts), (line, facts)
+
+
+def test_the_id_or_url_line_of_a_short_answer_is_kept_whole() -> None:
+    order, build = (
+        f"#{_word(1).upper()}-{RNG.randint(10000, 99999)}",
+        f"{_word(3)}{RNG.randint(1000, 9999)}",
+    )
+    port = RNG.randint(1025, 65000)
+    for line, name in (
+        (f"Created order {order} for customer {RNG.randint(100, 999)}", order),
+        (f"Deployed build {build}9f to staging", f"{build}9f"),
+        (f"Listening on http://0.0.0.0:{port}", f"http://0.0.0.0:{port}"),
+    ):
+        ids = [i for _, i in _tool(line) if i.kind == "identifier"]
+        assert [i.text for i in ids] == [line] and ids[0].key == f"id:{name}"
+    dump = "\n".join(f"row {n}: build {_word(3)}{RNG.randint(1000, 9999)}9f" for n in range(40))
+    assert not [i for _, i in _tool(dump) if i.kind == "identifier"]  # a dump's ids: incidental

@@ -27,6 +27,7 @@ from langgraph_compact.compaction.candidates import (
     file_item,
     item,
 )
+from langgraph_compact.compaction.failures import error_lines
 from langgraph_compact.compaction.outputs import tool_items
 from langgraph_compact.compaction.parse import classify, parse_rendered_summary
 from langgraph_compact.compaction.summary import Section
@@ -127,7 +128,7 @@ def _sentence_items(sentence: str, mid: str, seq: int, role: str) -> Iterator[Ca
             salience=SALIENCE[f"{role}.identifier"],
         )
     if human:
-        for error in p.error_lines(sentence, 1):
+        for error in error_lines(sentence, 1):
             yield item(
                 Section.CRITICAL,
                 error,

@@ -8,6 +8,8 @@ key-values of a dump, and a dump can add only a few.
 
 from __future__ import annotations
 
+import re
+
 from langchain_core.messages import ToolMessage
 
 from langgraph_compact.compaction import patterns as p
@@ -19,6 +21,7 @@ from langgraph_compact.compaction.candidates import (
     file_item,
     item,
 )
+from langgraph_compact.compaction.failures import error_lines, exit_status
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import message_text
 
@@ -28,6 +31,11 @@ _TOOL_FACTS = 4
 """At most this many facts per tool output: a dump's incidental key-values must not
 crowd out what other messages said."""
 
+
+_ANSWER_LINES = 3
+"""An output this short is an answer, not a dump: its lines naming an id or a URL are
+items whole (a dump's ids are incidental, and are left to the recall tool)."""
+_URL = re.compile(r"\bhttps?://[^\s'\"<>)]+")
 
 _BLOCKED_CALL_CHARS = 60
 _NOTICE_MAX_WORDS = 24
@@ -39,11 +47,11 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
     """Errors, flagged lines, facts and paths of a tool output, and the call's outcome."""
     text = message_text(message)
     out: list[Candidate] = []
-    errors = p.error_lines(text)
+    errors = error_lines(text)
     if message.status == "error" and not errors and text.strip():
         errors = [tx.short(text.strip().splitlines()[-1], 200)]
-    statuses = [s for e in errors if (s := p.exit_status(e))]
-    errors = [e for e in errors if not p.exit_status(e)]
+    statuses = [s for e in errors if (s := exit_status(e))]
+    errors = [e for e in errors if not exit_status(e)]
     for n, error in enumerate(errors):
         salience = SALIENCE["tool.error"] + (0.05 if n == len(errors) - 1 else 0.0)
         out.append(
@@ -94,6 +102,15 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
             SALIENCE["tool.fact"] * (0.7 + 0.3 * tx.specificity(value)) * (0.5 + 0.5 * density)
         )
         out.append(fact_item(key.lower(), value, mid, seq, salience))
+    if len(lines) <= _ANSWER_LINES:  # an answer: "Created order #A-55812", "Listening on URL"
+        said = {v for _, v in ranked} | set(errors) | set(notices)
+        for ln in lines:
+            names = [*tx.identifiers(ln), *_URL.findall(ln)]
+            if names and not tx.is_code_line(ln) and not any(x in ln for x in said):
+                line = tx.short(ln.strip(), 160)
+                key, kind = f"id:{names[0]}", "identifier"
+                out.append(item(Section.CRITICAL, line, mid, seq, key=key, kind=kind,
+                                salience=SALIENCE["tool.fact"]))  # fmt: skip
     for path in tx.paths(" ".join(errors))[:2]:
         out.append(file_item(Section.FILES_READ, path, mid, seq, SALIENCE["tool.path"]))
     # Exit status 1 with no error text is how grep, diff and test say "no" (no match,

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.failures import error_lines
 from langgraph_compact.compaction.summary import CORRECTED, SUMMARY_TITLE, Section, SummaryItem
 
 __all__ = [
@@ -253,7 +254,7 @@ def _classified(
         return [(section, item(key, "correction", 1.0, pinned=True))]
     if facts and section is Section.CRITICAL:
         return [(section, item(f"fact:{facts[0][0]}", "fact", salience + 0.1))]
-    errors = p.error_lines(text, 1)
+    errors = error_lines(text, 1)
     if errors:
         return [(section, item(f"error:{tx.shape(errors[0])[:80]}", "error", salience + 0.1))]
     return [(section, item(f"{section.name}:{tx.norm(text)[:80]}", "note", salience))]

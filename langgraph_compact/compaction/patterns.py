@@ -1,4 +1,4 @@
-"""Recognizers for what a summary must keep: errors, facts, flagged lines, cues.
+"""Recognizers for what a summary must keep: facts, flagged lines, cues (errors: ``failures``).
 
 Pure functions over text. They are deliberately shape-based (what a compiler, a test
 runner, an HTTP client, a logger or a person writes), not tied to one tool or phrasing,
@@ -11,14 +11,7 @@ import json
 import re
 from typing import Any
 
-from langgraph_compact.compaction.text import (
-    TRACEBACK_HEADER,
-    content_words,
-    is_code_line,
-    norm,
-    short,
-    specificity,
-)
+from langgraph_compact.compaction.text import content_words, is_code_line, norm, specificity
 
 __all__ = [
     "CONSTRAINT",
@@ -28,85 +21,12 @@ __all__ = [
     "NEXT",
     "PREFERENCE",
     "REASON",
-    "error_lines",
-    "exit_status",
     "fact_pairs",
     "flagged",
     "goal_change",
     "json_facts",
     "stale_values",
 ]
-
-# --- errors ---------------------------------------------------------------------------
-
-_ERROR_PATTERNS = [
-    # the message line of an exception (the last line of a Python traceback)
-    re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::.*)?$"),
-    re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b: \S"),
-    # compiler and linter diagnostics: path:line[:col]: severity/code ...
-    re.compile(
-        r"^[^\s:]+\.\w{1,6}[:(]\d+(?:[:,]\d+)?\)?:?\s*(?:(?:fatal )?error|warning|"
-        r"[A-Z]{1,3}\d{2,5}|undefined|cannot|expected)\b",
-        re.IGNORECASE,
-    ),
-    re.compile(r"^(?:error|warning)(?:\[[A-Z]?\d+\])?: \S|\berror TS\d+:|^\s*--> \S+:\d+"),
-    # test runners
-    re.compile(
-        r"^(?:FAILED|ERROR)\s+\S+(?:::|\s-\s)|^--- FAIL: |^not ok \d+|^\s*[✗✕×]\s|"
-        r"\b\d+ (?:failed|errors?)\b|^E\s{2,}\S|\bTests?: .*\bfailed\b",
-    ),
-    # HTTP statuses
-    re.compile(
-        r"\bHTTP/\d(?:\.\d)? [45]\d\d\b|\b(?:status(?: code)?|response code)\b\W{0,3}[45]\d\d\b|"
-        r"\b[45]\d\d (?:Not Found|Forbidden|Unauthorized|Bad Request|Internal Server Error|"
-        r"Service Unavailable|Bad Gateway|Gateway Timeout|Conflict|Too Many Requests|"
-        r"Method Not Allowed|Unprocessable)",
-        re.IGNORECASE,
-    ),
-    # exit statuses
-    re.compile(
-        r"\bexit(?:ed)?(?: with)? (?:code|status)\W{0,3}[1-9]\d*\b|\bnon-zero exit status\b|"
-        r"<returncode>[1-9]\d*</returncode>|\breturn(?:ed)? code\W{0,3}[1-9]\d*\b",
-        re.IGNORECASE,
-    ),
-    # log lines at error level, and what shells and tools print when they fail
-    re.compile(
-        r"^\W{0,3}(?:\S+\s+){0,3}?\[?(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ERR)\]?[:\s\]-]|"
-        r"\blevel=(?:error|fatal|critical)\b|^(?:fatal|panic|error):\s|npm ERR!|"
-        r"command not found|No such file or directory|Permission denied|Segmentation fault|"
-        r"core dumped|\bOOMKilled\b|\bout of memory\b|\bconnection refused\b|\btimed out\b",
-        re.IGNORECASE,
-    ),
-]
-
-
-_EXIT_ONLY = re.compile(r"^<returncode>(\d+)</returncode>$|^exit (?:code|status) (\d+)$", re.I)
-
-
-def exit_status(line: str) -> str | None:
-    """``exit status N`` for a line that only reports a non-zero exit status, else None."""
-    m = _EXIT_ONLY.match(line.strip())
-    return f"exit status {m.group(1) or m.group(2)}" if m else None
-
-
-def error_lines(text: str, limit: int = 3) -> list[str]:
-    """The informative error lines of ``text``, in order, the last ``limit`` distinct ones.
-
-    Any shape a real tool prints counts (see ``_ERROR_PATTERNS``). A traceback header is
-    never an item: its message line, the traceback's last line, is.
-    """
-    found: dict[str, None] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or len(line) > 400 or TRACEBACK_HEADER.match(line):
-            continue
-        if is_code_line(raw) and not _ERROR_PATTERNS[0].match(line):
-            continue
-        if any(p.search(line) for p in _ERROR_PATTERNS) and content_words(line) >= 1:
-            found.pop(line, None)
-            found[line] = None
-    return [short(line, 200) for line in list(found)[-limit:]]
-
 
 # --- facts ----------------------------------------------------------------------------
 
@@ -173,13 +93,22 @@ def _key(raw: str) -> str | None:
     return key
 
 
+_PIPE_ROW = re.compile(r"^\s*(?P<key>[A-Za-z_][\w .\-]{0,40}?)\s+\|\s+(?P<value>[^|]{1,100}?)\s*$")
+"""A two-column table row (``psql``, ``SHOW``): ``max_connections | 250``."""
+_VERSION = re.compile(
+    r"^(?P<key>[A-Za-z][\w+-]*(?: [A-Za-z][\w+-]*){0,2})[ /]v?"
+    r"(?P<value>\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?)(?:\s|$|,)"
+)
+"""What a ``--version`` prints: ``Python 3.11.7``, ``git version 2.39.2``."""
+
+
 def fact_pairs(text: str) -> list[tuple[str, str]]:
     """``(key, value)`` pairs stated in one sentence or line ("X is Y", "key: value").
 
     >>> fact_pairs("Correction: the release deadline is now March 9, not March 3.")
     [('release deadline', 'March 9')]
-    >>> fact_pairs("max_connections = 417")
-    [('max_connections', '417')]
+    >>> fact_pairs("max_connections = 417"), fact_pairs("Python 3.11.7")
+    ([('max_connections', '417')], [('python', '3.11.7')])
     """
     out: list[tuple[str, str]] = []
     if text.rstrip().endswith("?"):
@@ -196,6 +125,11 @@ def fact_pairs(text: str) -> list[tuple[str, str]]:
             nested = _KV_LINE.match(value)
             if nested and _key(nested["key"]) and _value(nested["value"]):
                 key, value = _key(nested["key"]) or key, _value(nested["value"]) or value
+            out.append((key, value))
+    if not out and kv is None:
+        shape = _PIPE_ROW.match(text) or _VERSION.match(text.strip())
+        key, value = (_key(shape["key"]), _value(shape["value"])) if shape else (None, None)
+        if key and value:
             out.append((key, value))
     if not out:
         for m in _PROSE_FACT.finditer(text):

@@ -195,8 +195,11 @@ def paths(text: str) -> list[str]:
 _STRONG_ID = re.compile(
     r"\b[A-Z]{2,}-\d+\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|"
     r"\b(?=(?:[A-Za-z_-]*\d){2})(?=(?:[\d_-]*[A-Za-z]){2})[A-Za-z0-9][\w-]{5,}\b|"
-    r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}\b|[\w.+-]+@[\w-]+\.[\w.]+"
+    r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}\b|[\w.+-]+@[\w-]+\.[\w.]+|"
+    r"(?<![\w#&])#(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{2,}\b"
 )
+"""Ids: ``ABC-123``, UUIDs, mixed letter-and-digit tokens (hashes, codes), emails, and a
+``#`` reference (``order #A-55812``, ``#4521``)."""
 
 
 def identifiers(text: str) -> list[str]:
