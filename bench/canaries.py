@@ -124,6 +124,7 @@ def _tool_fact(rng: random.Random) -> tuple[str, str]:
             f'{{"{key}": "{value}", "status": "ok"}}',
             f"The {key.replace('_', ' ')} is {value}.",
             f"INFO loaded settings: {key}={value}",
+            f"{key} | {value}",
         ]
     )
     return line, value
@@ -145,6 +146,13 @@ def _tool_error(rng: random.Random) -> tuple[str, str]:
             f"KeyError: '{word}_{code}'",
             f"{word}_{code}",
         ),
+        (f"make: *** [Makefile:{code}: {word}] Error 2", f"Makefile:{code}: {word}"),
+        (f"E: Unable to locate package lib{word}-dev", f"lib{word}-dev"),
+        (
+            f'Exception in thread "main" java.lang.IllegalStateException: {word} pool exhausted',
+            f"{word} pool exhausted",
+        ),
+        (f"ld: library not found for -l{word}{code}", f"-l{word}{code}"),
     ]
     return options[rng.randrange(len(options))]
 
