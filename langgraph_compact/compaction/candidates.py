@@ -21,6 +21,7 @@ SALIENCE: Mapping[str, float] = {
     "human.identifier": 0.8,
     "human.path": 0.85,
     "human.decision": 0.8,
+    "human.note": 0.5,
     "human.error": 0.8,
     "ai.decision": 0.7,
     "ai.fact": 0.55,

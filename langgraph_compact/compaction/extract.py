@@ -154,6 +154,10 @@ def _without(sentence: str, stale: tuple[str, ...]) -> str:
     return out.strip()
 
 
+CHAT_MAX_CHARS = 600
+"""A human message this short is a turn of a conversation: each of its sentences that no
+recognizer took is still an item (a rule phrased in words no cue knows, a choice, a
+detail). A longer one is a brief or a pasted document: only what is recognized."""
 LISTING_MIN_NAMES = 3
 """File names alone on this many lines in a row (or on one line) are a directory listing."""
 
@@ -196,9 +200,16 @@ def _text_items(text: str, mid: str, seq: int, role: str) -> list[Candidate]:
         for sentence in tx.sentences(line)
     ]
     listed = _listed(sentences)
+    chat = role == "human" and len(text) <= CHAT_MAX_CHARS
     for n, (sentence, _) in enumerate(sentences):
         if n not in listed and not tx.is_code_line(sentence):
-            out.extend(_sentence_items(sentence, mid, seq, role))
+            found = list(_sentence_items(sentence, mid, seq, role))
+            if not found and chat and tx.content_words(sentence) >= 3 and not tx.is_junk(sentence):
+                found = [  # what the user said in a turn of a conversation, in their words
+                    item(Section.CRITICAL, sentence, mid, seq, key=f"said:{tx.norm(sentence)[:60]}",
+                         kind="note", salience=SALIENCE["human.note"])
+                ]  # fmt: skip
+            out.extend(found)
     return out
 
 

@@ -29,14 +29,6 @@ __all__ = [
     "split_rendered_summary",
 ]
 
-_SAFETY = re.compile(
-    r"\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|avoid|forbidden|"
-    r"not allowed|under no circumstances|without (?:asking|approval|confirmation|permission)|"
-    r"destructive|irreversible|dangerous)\b",
-    re.IGNORECASE,
-)
-
-
 _NOT_AN_INSTRUCTION = re.compile(
     r"^\W*(?:hmm+|um+|uh+|well|oh)?\W*(?:i|we)\s+(?:do not|don't|did not|didn't|can't|cannot)\s+"
     r"(?:know|remember|recall|think|see|understand|have|recognize|get)\b",
@@ -54,9 +46,13 @@ def classify(text: str) -> str | None:
     """
     if tx.is_code_line(text) or len(text) > 400 or _NOT_AN_INSTRUCTION.search(text):
         return None
+    if error_lines(text, 1):  # 'the "." operator prohibited in index expressions'
+        return None
+    if p.REQUEST.search(text) and not p.ADDRESSED.search(text) and not p.PREFERENCE.search(text):
+        return None
     if p.PREFERENCE.search(text):
         return "preference"
-    if _SAFETY.search(text):
+    if p.SAFETY.search(text):
         return "safety"
     if p.CONSTRAINT.search(text):
         return "constraint"

@@ -14,6 +14,7 @@ from typing import Any
 from langgraph_compact.compaction.text import content_words, is_code_line, norm, specificity
 
 __all__ = [
+    "ADDRESSED",
     "CONSTRAINT",
     "CORRECTION",
     "DECISION",
@@ -21,6 +22,8 @@ __all__ = [
     "NEXT",
     "PREFERENCE",
     "REASON",
+    "REQUEST",
+    "SAFETY",
     "fact_pairs",
     "flagged",
     "goal_change",
@@ -184,24 +187,57 @@ def flagged(line: str) -> bool:
 # --- cues -----------------------------------------------------------------------------
 
 CONSTRAINT = re.compile(
-    r"\b(?:never|must|mustn't|don't|do not|does not need|only|always|should not|shouldn't|"
-    r"make sure|ensure|avoid|constraint|requirements?(?: is| are|(?=:))|(?:is|are|be) required|"
-    r"required (?:to|for|by|when)|forbidden|not allowed|"
-    r"no more than|at most|at least|no later than|under no circumstances|without (?:asking|"
-    r"approval|confirmation|permission)|keep .{1,30} under)\b",
+    r"\b(?:never|must|mustn't|don't|do not|does not need|always|should not|shouldn't|shall|"
+    r"make sure|ensure|avoid|forbidden|not allowed|not permitted|prohibited|"
+    r"requirements?(?: is| are|(?=:))|(?:is|are|be) required|required (?:to|for|by|when)|"
+    r"no more than|at most|at least|no later than|no earlier than|under no circumstances|"
+    r"without (?:asking|approval|confirmation|permission)|"
+    r"keep .{1,40}\b(?:under|below|within|unchanged|intact|stable|compatible|backwards?)|"
+    r"(?:needs?|has|have) to (?:be|stay|remain|keep|work|pass|support|run|use|fit|go)|"
+    r"(?:limited|restricted|confined) to|compatib(?:le|ility) with|backwards?[- ]compatib\w*|"
+    r"(?:we|you) (?:can't|cannot|can not|may not|are not allowed to|aren't allowed to)|"
+    r"it(?:'s| is) (?:important|essential|critical|crucial|mandatory|vital) (?:that|to))\b|"
+    r"(?<![.\w])only(?![(\w])|"
+    r"^\W*(?:please\W+)?(?:keep|preserve|maintain|retain|stay|limit|restrict|respect|stick)\b|"
+    r"^\W*(?:nothing|none of|no \w+)\b[^.]{0,60}\b(?:should|may|must|shall|ever)\b",
     re.IGNORECASE,
 )
+"""An instruction that restricts how the work is done (``classify``: after the safety and
+preference cues). "only" counts as a word, not as ``QuerySet.only()``."""
 PREFERENCE = re.compile(
     r"\b(?:i prefer|we prefer|prefer(?:ably|red)?|my preference|i'd rather|i would rather|"
-    r"i like|i'd like|please (?:use|keep|write|stick)|i want (?:you to )?(?:use|keep|write)|"
-    r"(?:my|our) (?:favou?rite|style|convention)|stick to|go with)\b",
+    r"i (?:like|love) (?!to\b)|i(?:'d| would) like you to|i want (?:you to )?(?:use|keep|write)|"
+    r"please (?:use|keep|write|stick|name|format|indent|follow)|"
+    r"(?:use|write|format|name|indent)\b[^.?!]{1,60}\bplease\b|"
+    r"(?:can|could|would) you (?:please )?(?:keep|use|write|stick to|format|name)|"
+    r"(?:my|our) (?:favou?rite|style|convention|preferred)|stick to)\b",
     re.IGNORECASE,
 )
+SAFETY = re.compile(
+    r"\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|avoid|forbidden|"
+    r"not allowed|not permitted|prohibited|under no circumstances|"
+    r"without (?:asking|approval|confirmation|permission|(?:my|our|an?) (?:ok|okay|approval|"
+    r"consent|sign-off|permission|go-ahead|review))|"
+    r"(?:ask|check with|confirm with|consult|tell) me (?:first|before)|destructive|irreversible|"
+    r"dangerous)\b|^\W*no (?:force[- ]?push|push|deploy|delet|drop|rm\b|restart|reboot)\w*",
+    re.IGNORECASE,
+)
+"""A rule that guards against harm (deleting, pushing, touching production) or asks for a
+human's approval first."""
+REQUEST = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|yes|no|ok|okay|also|and|but|so|well|sure|great|thanks|sorry)\W+)*"
+    r"i(?:'d| would)? (?:like|want|need|wish|hope|have|am|was|don't|do not|didn't|can't|"
+    r"cannot)\b|^\W*i'm\b",
+    re.IGNORECASE,
+)
+"""What the user says of their own wants and state ("I'd like to change my flight", "I don't
+have the id"): a request or a fact, not a rule, unless it addresses the agent (``ADDRESSED``)."""
+ADDRESSED = re.compile(r"\byou to\b|\b(?:never|always)\b", re.IGNORECASE)
 GOAL_CHANGE = re.compile(
-    r"\b(?:new task|change of plan|plan changed?|change the plan|instead,? (?:please|let's|"
-    r"i want|we)|forget (?:that|the previous|about)|now (?:i want|please|let's|i need)|"
+    r"\b(?:new task|change of plans?|plans? changed?|change the plan|instead,? (?:please|let's|"
+    r"i want|we)|forget (?:that|the previous|about)|now (?:i want|please|i need)|"
     r"switch to|pivot|drop (?:that|the) .{0,30} and|the (?:goal|priority|focus) is now|"
-    r"new (?:goal|priority|focus))\b",
+    r"new (?:goal|priority|focus)|stop (?:working on|doing))\b",
     re.IGNORECASE,
 )
 

@@ -1,0 +1,99 @@
+"""Instructions in the many ways people phrase them, and what only looks like one.
+
+Rules are pinned, so both directions matter: a missed rule can be evicted, and a request,
+an error or a bug title taken for a rule fills the summary with pins.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+from langchain_core.messages import HumanMessage
+
+from langgraph_compact.compaction import extract_items
+from langgraph_compact.compaction.parse import classify
+from langgraph_compact.compaction.patterns import goal_change
+
+RNG = random.Random(23)
+
+
+def _w(n: int = 6) -> str:
+    return "".join(RNG.choice(string.ascii_lowercase) for _ in range(n))
+
+
+RULES = {
+    "constraint": [
+        "All new code needs to be covered by tests in {w}_tests.",
+        "The {w} endpoint has to stay below 200ms.",
+        "Keep backwards compatibility with {w} 3.8.",
+        "Limit changes to the {w} module.",
+        "It is important that the {w} migration is reversible.",
+        "Changes are limited to the {w}/ directory.",
+        "Use only the public API of {w}.",
+        "We can't use any GPL-licensed code in {w}.",
+        "Nothing should be written to /{w}.",
+    ],
+    "safety": [
+        "Never modify files under {w}_legacy/.",
+        "Ask me before deleting any {w} branch.",
+        "Please check with me before sending any email to {w} customers.",
+        "No force pushes to {w}, ever.",
+        "Do not restart the {w} service without my OK.",
+        "Under no circumstances touch the {w} production database.",
+    ],
+    "preference": [
+        "I like short commit messages in {w}.",
+        "Use 4 spaces for indentation in {w} please.",
+        "Can you keep the {w} answers brief?",
+        "My preferred logging library is {w}log.",
+        "I'd like you to write docstrings in {w} style.",
+        "I prefer {w}-style docstrings.",
+    ],
+}
+NOT_RULES = [
+    "I'd like to change my {w} flight, please.",
+    "Hi, I'd like to know the sum of my {w} balances, please.",
+    "I'm sorry, I don't have my {w} reservation ID handy.",
+    "Yes, let's go with the economy class for {w}.",
+    'sqlite3.OperationalError: the "." operator prohibited in {w} expressions',
+    "QuerySet.only() after select_related() crash on {w} models.",
+    "Remaking table with unique constraint crashes on {w}.",
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "template"), [(k, t) for k, ts in RULES.items() for t in ts], ids=lambda x: x[:40]
+)
+def test_a_rule_in_other_words_is_classified_and_pinned(kind: str, template: str) -> None:
+    text = template.format(w=_w())
+    assert classify(text) == kind
+    items = [i for _, i in extract_items(HumanMessage(text, id="h"), 4, {})]
+    assert any(i.pinned and i.kind == kind for i in items), items
+
+
+@pytest.mark.parametrize("template", NOT_RULES, ids=lambda x: x[:40])
+def test_requests_errors_and_bug_titles_are_not_rules(template: str) -> None:
+    assert classify(template.format(w=_w())) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "change"),
+    [
+        ("Change of plans: we need the {w} export now.", True),
+        ("Stop working on the {w} parser; fix the flaky test instead.", True),
+        ("The priority is now the {w} billing bug.", True),
+        ("Now let's run the {w} code to see the same output as the issue.", False),
+    ],
+)
+def test_goal_changes(text: str, change: bool) -> None:
+    assert goal_change(text.format(w=_w())) is change
+
+
+def test_what_no_recognizer_takes_in_a_conversation_turn_is_still_an_item() -> None:
+    said = f"Whatever happens, leave the {_w()} folder alone."
+    items = [i for _, i in extract_items(HumanMessage(said, id="h"), 4, {})]
+    assert [(i.text, i.kind, i.pinned) for i in items] == [(said, "note", False)]
+    brief = " ".join(f"The {_w()} module talks to the {_w()} service." for _ in range(30))
+    assert not [i for _, i in extract_items(HumanMessage(brief, id="b"), 4, {}) if i.kind == "note"]
