@@ -74,6 +74,8 @@ def _human(rng: random.Random, kind: str) -> tuple[str, str]:
             (f"Do not add any new dependency except {d}lib.", f"{d}lib"),
             (f"Only touch code inside the {d}_core package.", f"{d}_core"),
             (f"Make sure every change stays compatible with {m}_v{rng.randint(2, 9)}.", m),
+            (f"Changes have to stay inside the {d}_core package.", f"{d}_core"),
+            (f"It is important that the {m} API stays as it is.", m),
         ],
         "safety": [
             (f"Never run destructive commands on the production host {host}.", host),
@@ -87,6 +89,8 @@ def _human(rng: random.Random, kind: str) -> tuple[str, str]:
                 f"{d}_live",
             ),
             (f"Don't rotate the {m} credentials without my approval.", m),
+            (f"Ask me before deleting anything in {d}-archive.", f"{d}-archive"),
+            (f"No force pushes to the {m} branch, ever.", m),
         ],
         "preference": [
             (f"I prefer {m}-style docstrings in this codebase.", m),
@@ -94,6 +98,8 @@ def _human(rng: random.Random, kind: str) -> tuple[str, str]:
             (f"I'd rather you name new branches {m}/<topic>.", f"{m}/"),
             (f"My preference: keep each commit under {lines} lines.", f"{lines} lines"),
             (f"Please write commit messages in the {m} convention.", m),
+            (f"Use {d}fmt for the formatting, please.", f"{d}fmt"),
+            (f"Can you keep the docstrings in the {m} style?", m),
         ],
         "goal_change": [
             (f"Change of plan: build the {m} export report first.", f"{m} export"),
@@ -101,6 +107,7 @@ def _human(rng: random.Random, kind: str) -> tuple[str, str]:
             (f"Forget the previous request; now I need you to audit the {m} logs.", f"{m} logs"),
             (f"Switch to fixing the {m} dashboard instead.", f"{m} dashboard"),
             (f"The priority is now the {m} billing bug.", f"{m} billing"),
+            (f"Stop working on that and fix the {m} dashboard instead.", f"{m} dashboard"),
         ],
     }
     n = rng.randrange(len(phrasings[kind]))
