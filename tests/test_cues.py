@@ -34,6 +34,8 @@ RULES = {
         "Use only the public API of {w}.",
         "We can't use any GPL-licensed code in {w}.",
         "Nothing should be written to /{w}.",
+        "I have to keep the public API of {w} stable.",
+        "Rule: tests must pass; the {w} build cannot be red.",
     ],
     "safety": [
         "Never modify files under {w}_legacy/.",
@@ -42,6 +44,12 @@ RULES = {
         "No force pushes to {w}, ever.",
         "Do not restart the {w} service without my OK.",
         "Under no circumstances touch the {w} production database.",
+        "Never use sudo on {w}; if you get Permission denied, ask me.",
+        "Do not retry when the {w} API returns status 500.",
+        "If a request to {w} timed out, never retry more than 3 times.",
+        "I don't want any new dependencies added to {w}.",
+        "I'm going to be away, so don't push anything to {w}.",
+        "I do not want you touching the {w} database.",
     ],
     "preference": [
         "I like short commit messages in {w}.",
@@ -60,6 +68,15 @@ NOT_RULES = [
     'sqlite3.OperationalError: the "." operator prohibited in {w} expressions',
     "QuerySet.only() after select_related() crash on {w} models.",
     "Remaking table with unique constraint crashes on {w}.",
+    "We can't reproduce the {w} bug on macOS.",
+    "This change is not compatible with {w} 4.2.",
+    "No worries, you may close the {w} ticket now.",
+    "Keep going with {w}.",
+    "Stay on the line while I check {w}.",
+    "My name is {w} Smith, please look up my order.",
+    "I can't use my {w} card, please help me.",
+    "Could you keep me posted about {w}?",
+    "No deploys happened on {w} last week.",
 ]
 
 
@@ -85,6 +102,7 @@ def test_requests_errors_and_bug_titles_are_not_rules(template: str) -> None:
         ("Stop working on the {w} parser; fix the flaky test instead.", True),
         ("The priority is now the {w} billing bug.", True),
         ("Now let's run the {w} code to see the same output as the issue.", False),
+        ("Please stop doing the {w} rebase, I'll handle it.", False),
     ],
 )
 def test_goal_changes(text: str, change: bool) -> None:

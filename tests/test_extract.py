@@ -310,3 +310,40 @@ def test_the_id_or_url_line_of_a_short_answer_is_kept_whole() -> None:
         assert [i.text for i in ids] == [line] and ids[0].key == f"id:{name}"
     dump = "\n".join(f"row {n}: build {_word(3)}{RNG.randint(1000, 9999)}9f" for n in range(40))
     assert not [i for _, i in _tool(dump) if i.kind == "identifier"]  # a dump's ids: incidental
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "title: Fix crash when config file is missing\nstate: OPEN\nnumber: 4521",
+        "Note: missing values are filled with defaults",
+        "INFO: cache miss, key not found, fetching from origin",
+        "Description: Validate that invalid emails are rejected",
+        "Retry succeeded after first attempt failed with a timeout",
+    ],
+)
+def test_lines_that_only_mention_a_failure_are_not_errors(output: str) -> None:
+    items = _tool(output)
+    assert not [i for _, i in items if i.kind == "error"], _texts(items)
+    assert any(i.kind == "done" for _, i in items)
+
+
+def test_a_plain_number_argument_is_an_id_only_under_an_ids_name() -> None:
+    n = str(RNG.randint(100, 9999))
+    calls = [
+        {"name": "view", "args": {"start_line": n}, "id": "c1"},
+        {"name": "lookup", "args": {"order_id": n}, "id": "c2"},
+    ]
+    items = extract_items(AIMessage("", id="a", tool_calls=calls), 3, {})
+    by_call = {i.text.split("(in a ")[1]: i.salience for _, i in items if i.kind == "identifier"}
+    assert by_call["lookup call)"] > by_call.get("view call)", 0.0)
+
+
+def test_a_long_single_line_output_is_a_payload_not_an_answer() -> None:
+    blob = "".join(RNG.choice("0123456789ab-") for _ in range(30_000))
+    assert not [i for _, i in _tool(blob) if i.kind == "identifier"]
+
+
+def test_pleasantries_of_a_conversation_are_not_items() -> None:
+    for said in ("Thank you so much, that's all I needed today.", "Great, sounds good to me!"):
+        assert not extract_items(HumanMessage(said, id="h"), 3, {}), said

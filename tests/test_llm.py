@@ -14,7 +14,7 @@ from langchain_core.runnables import RunnableLambda
 from pydantic import Field
 
 from langgraph_compact import Budget, ChatModelSummarizer, CompactionSettings, acompact, compact
-from langgraph_compact.compaction import RunningSummary, Section
+from langgraph_compact.compaction import RunningSummary, Section, SummaryItem
 from langgraph_compact.compaction.llm import SummarySections
 from langgraph_compact.compaction.summarize import SummaryRequest
 from langgraph_compact.tokens import TokenCounter
@@ -239,3 +239,29 @@ def test_a_model_restating_the_previous_summary_adds_no_weaker_copy() -> None:
     for section, items in first.sections.items():
         for i in items:
             assert [s for s, t in held if t == i.text] == [section], i.text
+
+
+def test_a_model_line_that_mentions_a_previous_value_is_new() -> None:
+    raw = _history(60)
+    made = _run(_answers("{}", "{}"), raw[:90]).summary
+    assert made is not None
+    retries = SummaryItem(text="retries: 3", key="fact:retries", kind="fact", salience=0.7)
+    first = made.model_copy(update={"sections": {**made.sections, Section.CRITICAL: (retries,)}})
+    lines = {
+        "In Progress": ["Editing src/p3.py to fix the redirect loop"],
+        "Critical Context": ["Split the auth code into 3 modules", "Release moved to 2031-03-15"],
+    }
+    request = SummaryRequest(
+        previous=first,
+        head=raw[:3],
+        span=raw[first.covered_through : first.covered_through + 10],
+        span_start=first.covered_through,
+        max_tokens=600,
+        count_text=COUNTER.count_text,
+    )
+    answer = json.dumps(lines)
+    draft = ChatModelSummarizer(_answers(answer, answer)).summarize(request)
+    held = [i.text for items in draft.sections.values() for i in items]
+    for texts in lines.values():
+        for text in texts:
+            assert text in held

@@ -289,8 +289,31 @@ def test_a_call_that_succeeds_after_failing_demotes_only_its_own_errors() -> Non
     )  # fmt: skip
     merged = merge_items(sections, [(Section.DONE, done)])
     errors = {i.key: i.salience for i in merged[Section.CRITICAL]}
-    assert errors == {"error:a": pytest.approx(0.8 * 0.6), "error:b": 0.8}  # kept, demoted
+    assert errors == {"error:a": 0.45, "error:b": 0.8}  # kept, demoted
     assert Section.BLOCKED not in merged
+    cycle = [  # another error fails and passes: the first one is not demoted again
+        (Section.BLOCKED, blocked.model_copy(update={"sources": ("t1", "t5"), "seq": 5})),
+        (Section.DONE, done.model_copy(update={"sources": ("t6",), "seq": 6})),
+    ]
+    assert {i.key: i.salience for i in merge_items(merged, cycle)[Section.CRITICAL]} == errors
     again = mine.model_copy(update={"sources": ("t4",), "seq": 4})  # printed once more
     merged = merge_items(merged, [(Section.CRITICAL, again)])
     assert {i.key: i.salience for i in merged[Section.CRITICAL]}["error:a"] == 0.8
+
+
+def test_a_repeated_line_falls_back_to_its_other_copy_when_its_section_is_full() -> None:
+    paths = [f"src/m{n}_{_name(4)}.py" for n in range(8)]
+    items = [
+        (
+            Section.FILES_READ,
+            SummaryItem(text=p, key=f"file:{p}", kind="path", seq=n, salience=0.65),
+        )
+        for n, p in enumerate(paths)
+    ]
+    items.append((Section.CRITICAL, SummaryItem(text=paths[0], kind="note", seq=9, salience=0.3)))
+    sections: dict[Section, list[SummaryItem]] = {}
+    for section, item in items:
+        sections.setdefault(section, []).append(item)
+    chosen = select_items(sections, 300, COUNTER.count_text, title="[Summary]", now=10)
+    texts = [i.text for found in chosen.sections.values() for i in found]
+    assert texts.count(paths[0]) == 1  # shown, once, wherever it still fits

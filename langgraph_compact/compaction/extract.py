@@ -154,6 +154,8 @@ def _without(sentence: str, stale: tuple[str, ...]) -> str:
     return out.strip()
 
 
+_ID_ARG = re.compile(r"id$|_id|key|code|number|num$|no$|ref|ticket|order|reservation|account|sha",
+                     re.IGNORECASE)  # fmt: skip
 CHAT_MAX_CHARS = 600
 """A human message this short is a turn of a conversation: each of its sentences that no
 recognizer took is still an item (a rule phrased in words no cue knows, a choice, a
@@ -204,13 +206,29 @@ def _text_items(text: str, mid: str, seq: int, role: str) -> list[Candidate]:
     for n, (sentence, _) in enumerate(sentences):
         if n not in listed and not tx.is_code_line(sentence):
             found = list(_sentence_items(sentence, mid, seq, role))
-            if not found and chat and tx.content_words(sentence) >= 3 and not tx.is_junk(sentence):
+            if not found and chat and _says_something(sentence):
                 found = [  # what the user said in a turn of a conversation, in their words
                     item(Section.CRITICAL, sentence, mid, seq, key=f"said:{tx.norm(sentence)[:60]}",
                          kind="note", salience=SALIENCE["human.note"])
                 ]  # fmt: skip
             out.extend(found)
     return out
+
+
+_PLEASANTRY = re.compile(
+    r"^\W*(?:thanks|thank you|great|perfect|ok|okay|sure|hi|hello|hey|bye|goodbye|cheers|"
+    r"awesome|cool|no problem|that's all|that is all|sounds good)\b",
+    re.IGNORECASE,
+)
+
+
+def _says_something(sentence: str) -> bool:
+    """A sentence of a conversation worth an item: three content words, not a pleasantry."""
+    return (
+        tx.content_words(sentence) >= 3
+        and not tx.is_junk(sentence)
+        and not _PLEASANTRY.match(sentence)
+    )
 
 
 def _arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate]:
@@ -228,6 +246,9 @@ def _arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidat
             continue  # a script or a payload: its names are code, not identifiers
         short_value = len(value) <= 60 and " " not in value.strip()
         found = [value.strip()] if short_value and tx.specificity(value) >= 0.5 else []
+        # Passed on purpose: a whole argument, a plain number only under an id's name
+        # (``order_id: 4521``, not ``start_line: 120``).
+        named = [v for v in found if not v.isdigit() or _ID_ARG.search(str(arg))]
         for ident in dict.fromkeys([*found, *tx.identifiers(value)[:3]]):
             if ident in tx.paths(value):
                 continue
@@ -238,7 +259,7 @@ def _arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidat
                 seq,
                 key=f"id:{ident}",
                 kind="identifier",
-                salience=SALIENCE["args.value" if ident in found else "args.identifier"],
+                salience=SALIENCE["args.value" if ident in named else "args.identifier"],
             )
 
 

@@ -11,7 +11,7 @@ import re
 
 from langgraph_compact.compaction.text import TRACEBACK_HEADER, content_words, is_code_line, short
 
-__all__ = ["error_lines", "exit_status"]
+__all__ = ["error_lines", "exit_status", "is_diagnostic"]
 
 _ERROR_PATTERNS = [
     # the message line of an exception (the last line of a Python traceback)
@@ -52,17 +52,28 @@ _ERROR_PATTERNS = [
         r"core dumped|\bOOMKilled\b|\bout of memory\b|\bconnection refused\b|\btimed out\b",
         re.IGNORECASE,
     ),
-    # a program's own diagnostic ("ld: library not found", "cp: cannot stat"), apt's
-    # "E:", make's "***", a bracketed level ("[E 240501 12:00]"), "X failed: why", and
-    # what a shell prints for a process a signal ended
+    # a program's own diagnostic ("ld: library not found", "cp: cannot stat"): a
+    # lower-case program name, its failure within three words of the colon; apt's "E:",
+    # make's "***", a bracketed level ("[E 240501 12:00]"), "X failed: why", and what a
+    # shell prints for a process a signal ended
     re.compile(
-        r"^[\w.+-]{1,30}(?:\[\d+\])?: (?:.*\s)?(?<!\b0 )(?:not found|cannot|can't|could not|"
-        r"couldn't|unable to|failed|denied|no such|invalid|missing|unrecognized)\b|"
-        r"^E: \S|^make(?:\[\d+\])?: \*\*\*|^\[[EF] \d|\bfailed: \S|\bfailed (?:to|with)\b|"
-        r"^(?:Killed|Aborted|Terminated|Bus error|Illegal instruction)(?: \(core dumped\))?$",
-        re.IGNORECASE,
+        r"^(?!(?:note|info|debug|hint|tip|description|title|summary|status|result|comment|"
+        r"message|reason|details?|warning)\b)[a-z][\w.+-]{0,29}(?:\[\d+\])?: (?:[^\s:]+: )?"
+        r"(?:\S+ ){0,3}?(?i:not found|cannot|can't|could not|couldn't|unable to|failed|denied|"
+        r"no such|invalid|missing|unrecognized)\b|"
+        r"^E: \S|^make(?:\[\d+\])?: \*\*\*|^\[[EF] \d|\b[Ff]ailed: \S|^[Ff]ailed (?:to|with)\b|"
+        r"^(?:Killed|Aborted|Terminated|Bus error|Illegal instruction)(?: \(core dumped\))?$"
     ),
 ]
+_DIAGNOSTICS = _ERROR_PATTERNS[:4]
+"""An exception's message line and a compiler's or linter's diagnostic: a line that is an
+error, whatever words it uses ("the operator prohibited in index expressions")."""
+
+
+def is_diagnostic(line: str) -> bool:
+    """Whether ``line`` is an exception message or a compiler/linter diagnostic."""
+    stripped = line.strip()
+    return any(p.search(stripped) for p in _DIAGNOSTICS)
 
 
 _EXIT_ONLY = re.compile(r"^<returncode>(\d+)</returncode>$|^exit (?:code|status) (\d+)$", re.I)

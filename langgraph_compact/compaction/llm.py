@@ -152,10 +152,16 @@ class _Read:
         candidates = extract_span(request)
         previous = request.previous.sections if request.previous else {}
         # What the model wrote beyond the extractor's candidates and the previous summary:
-        # a restatement of either would enter as a fresh, weaker copy of the same item.
-        known = [c for _, c in candidates] + [i for items in previous.values() for i in items]
-        said = [_said(c) for c in known]
-        own = [(s, i) for s, i in self.items if not _restates(i, said)]
+        # a restatement of a candidate, or a copy of a previous line, would enter as a
+        # fresh, weaker item saying the same. A line that only mentions a previous value
+        # ("Editing src/app.py to fix the loop") is new.
+        said = [_said(c) for _, c in candidates]
+        held = [_words(i.text) for items in previous.values() for i in items]
+        own = [
+            (s, i)
+            for s, i in self.items
+            if not _restates(i, said) and not any(_same_words(_words(i.text), w) for w in held)
+        ]
         late = [(s, i) for s, i in own if s in _LATEST]
         early = [(s, i) for s, i in own if s not in _LATEST]
         sections = extend(previous, [*candidates, *early], request, late=late)
@@ -233,17 +239,22 @@ def _words(text: str) -> set[str]:
     return {w.lower().rstrip(".,;:!?").removesuffix("s") for w in found}
 
 
-def _said(candidate: SummaryItem) -> tuple[str, frozenset[str]]:
-    """What a model's item must contain to restate ``candidate``: its essence, or most
-    of its words (computed once per candidate, checked against every item)."""
+def _said(candidate: SummaryItem) -> tuple[re.Pattern[str] | None, frozenset[str]]:
+    """What a model's item must contain to restate ``candidate``: its essence as whole
+    words (three characters at least: a value "3" is in too many lines), or most of its
+    words (computed once per candidate, checked against every item)."""
     words = frozenset(_words(candidate.text) - _FILLER)
-    return _essence(candidate.text, candidate.key).lower(), words
+    essence = _essence(candidate.text, candidate.key).lower()
+    found = re.compile(rf"(?<![\w.]){re.escape(essence)}(?!\w)") if len(essence) >= 3 else None
+    return found, words
 
 
 _FILLER = frozenset(_words("the user prefer"))
 
 
-def _restates(written: SummaryItem, said: Sequence[tuple[str, frozenset[str]]]) -> bool:
+def _restates(
+    written: SummaryItem, said: Sequence[tuple[re.Pattern[str] | None, frozenset[str]]]
+) -> bool:
     """The model's item says what an extracted candidate says (a restatement).
 
     The candidate's essence appears in it verbatim, or most of the candidate's words do:
@@ -251,9 +262,16 @@ def _restates(written: SummaryItem, said: Sequence[tuple[str, frozenset[str]]]) 
     """
     text, words = written.text.lower(), _words(written.text)
     return any(
-        (essence and essence in text) or (bool(need) and len(need & words) >= 0.75 * len(need))
+        (essence is not None and essence.search(text) is not None)
+        or (bool(need) and len(need & words) >= 0.75 * len(need))
         for essence, need in said
     )
+
+
+def _same_words(a: set[str], b: set[str]) -> bool:
+    """Two lines say the same: most of each one's words are the other's."""
+    common = len(a & b)
+    return bool(a and b) and common >= 0.75 * len(a) and common >= 0.75 * len(b)
 
 
 def _essence(text: str, key: str | None) -> str:

@@ -106,7 +106,7 @@ def merge_items(
         states a stale value again is dropped. A new goal makes the previous goal and the current
         in-progress and next-step items historical. A file once modified stays under
         "modified" when read again. A call that succeeds after failing (its Blocked item
-        becomes Done) demotes the errors its failed runs printed (``RESOLVED_WEIGHT``).
+        becomes Done) demotes the errors its failed runs printed (``RESOLVED_SALIENCE``).
     """
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
@@ -198,9 +198,11 @@ def _same_file(
     return item
 
 
-RESOLVED_WEIGHT = 0.6
-"""What an error keeps of its salience once the call that printed it succeeds: a fixed
-failure is history, an open one is state (and one printed again regains its weight)."""
+RESOLVED_SALIENCE = 0.45
+"""The most salience an error keeps once the call that printed it succeeds (a tool error
+starts at 0.75-0.8): a fixed failure is history, an open one is state. A cap, not a
+factor, so fail-and-pass cycles of other errors do not sink it further; printed again,
+it regains its weight."""
 
 
 def _resolve(out: dict[Section, dict[str, SummaryItem]], sources: frozenset[str]) -> None:
@@ -209,7 +211,8 @@ def _resolve(out: dict[Section, dict[str, SummaryItem]], sources: frozenset[str]
     held = out.get(Section.CRITICAL, {})
     for slot, other in held.items():
         if other.kind == "error" and other.sources and other.sources[-1] in sources:
-            held[slot] = other.model_copy(update={"salience": other.salience * RESOLVED_WEIGHT})
+            salience = min(other.salience, RESOLVED_SALIENCE)
+            held[slot] = other.model_copy(update={"salience": salience})
 
 
 def _drop_stale(out: dict[Section, dict[str, SummaryItem]], pop: object, item: SummaryItem) -> None:

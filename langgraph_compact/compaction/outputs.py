@@ -35,6 +35,7 @@ crowd out what other messages said."""
 _ANSWER_LINES = 3
 """An output this short is an answer, not a dump: its lines naming an id or a URL are
 items whole (a dump's ids are incidental, and are left to the recall tool)."""
+_ANSWER_LINE_CHARS = 400
 _URL = re.compile(r"\bhttps?://[^\s'\"<>)]+")
 
 _BLOCKED_CALL_CHARS = 60
@@ -103,8 +104,10 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list
         )
         out.append(fact_item(key.lower(), value, mid, seq, salience))
     if len(lines) <= _ANSWER_LINES:  # an answer: "Created order #A-55812", "Listening on URL"
-        said = {v for _, v in ranked} | set(errors) | set(notices)
+        said = {x for x in (*(v for _, v in ranked), *errors, *notices) if len(x) >= 3}
         for ln in lines:
+            if len(ln) > _ANSWER_LINE_CHARS:
+                continue  # one long line is a payload, not an answer
             names = [*tx.identifiers(ln), *_URL.findall(ln)]
             if names and not tx.is_code_line(ln) and not any(x in ln for x in said):
                 line = tx.short(ln.strip(), 160)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
-from langgraph_compact.compaction.failures import error_lines
+from langgraph_compact.compaction.failures import error_lines, is_diagnostic
 from langgraph_compact.compaction.summary import CORRECTED, SUMMARY_TITLE, Section, SummaryItem
 
 __all__ = [
@@ -46,17 +46,26 @@ def classify(text: str) -> str | None:
     """
     if tx.is_code_line(text) or len(text) > 400 or _NOT_AN_INSTRUCTION.search(text):
         return None
-    if error_lines(text, 1):  # 'the "." operator prohibited in index expressions'
+    if is_diagnostic(text):  # 'OperationalError: the "." operator prohibited in …'
         return None
-    if p.REQUEST.search(text) and not p.ADDRESSED.search(text) and not p.PREFERENCE.search(text):
-        return None
-    if p.PREFERENCE.search(text):
-        return "preference"
-    if p.SAFETY.search(text):
-        return "safety"
-    if p.CONSTRAINT.search(text):
-        return "constraint"
+    # Clause by clause: "I'm going to be away, so don't push to main" is a rule in its
+    # second clause; "I'd like to change my flight, please" has none.
+    said = [
+        c
+        for c in _CLAUSE.split(text)
+        if c.strip() and not (p.REQUEST.search(c) and not p.ADDRESSED.search(c))
+    ]
+    for kind, cue in (
+        ("preference", p.PREFERENCE),
+        ("safety", p.SAFETY),
+        ("constraint", p.CONSTRAINT),
+    ):
+        if any(cue.search(c) for c in said):
+            return kind
     return None
+
+
+_CLAUSE = re.compile(r"[,;]\s+|\s+(?:so|but|because|while)\s+", re.IGNORECASE)
 
 
 _ALIASES: Mapping[str, Section] = {

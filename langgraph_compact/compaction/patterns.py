@@ -99,8 +99,8 @@ def _key(raw: str) -> str | None:
 _PIPE_ROW = re.compile(r"^\s*(?P<key>[A-Za-z_][\w .\-]{0,40}?)\s+\|\s+(?P<value>[^|]{1,100}?)\s*$")
 """A two-column table row (``psql``, ``SHOW``): ``max_connections | 250``."""
 _VERSION = re.compile(
-    r"^(?P<key>[A-Za-z][\w+-]*(?: [A-Za-z][\w+-]*){0,2})[ /]v?"
-    r"(?P<value>\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?)(?:\s|$|,)"
+    r"^(?P<key>[A-Za-z][\w+-]*(?: [A-Za-z][\w+-]*){0,2})[ /]"
+    r"(?P<value>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.\d+)*)(?:[-+][\w.]+)?(?:\s|$|,)"
 )
 """What a ``--version`` prints: ``Python 3.11.7``, ``git version 2.39.2``."""
 
@@ -132,7 +132,7 @@ def fact_pairs(text: str) -> list[tuple[str, str]]:
     if not out and kv is None:
         shape = _PIPE_ROW.match(text) or _VERSION.match(text.strip())
         key, value = (_key(shape["key"]), _value(shape["value"])) if shape else (None, None)
-        if key and value:
+        if key and value and re.search(r"\d", value):  # not a header row: "Expected | Actual"
             out.append((key, value))
     if not out:
         for m in _PROSE_FACT.finditer(text):
@@ -194,12 +194,16 @@ CONSTRAINT = re.compile(
     r"without (?:asking|approval|confirmation|permission)|"
     r"keep .{1,40}\b(?:under|below|within|unchanged|intact|stable|compatible|backwards?)|"
     r"(?:needs?|has|have) to (?:be|stay|remain|keep|work|pass|support|run|use|fit|go)|"
-    r"(?:limited|restricted|confined) to|compatib(?:le|ility) with|backwards?[- ]compatib\w*|"
-    r"(?:we|you) (?:can't|cannot|can not|may not|are not allowed to|aren't allowed to)|"
+    r"(?:limited|restricted|confined) to|backwards?[- ]compatib\w*|"
+    r"(?:stays?|remains?|be|keeps?|maintain|preserve|retain) (?:\w+ ){0,2}compatible|"
+    r"(?:we|you) (?:can't|cannot|can not|may not)(?! (?:reproduce|find|see|get|figure|tell|"
+    r"understand|access|connect|log in|open|load|remember|wait)\b)|"
+    r"(?:we|you) (?:are not|aren't) allowed to|"
     r"it(?:'s| is) (?:important|essential|critical|crucial|mandatory|vital) (?:that|to))\b|"
     r"(?<![.\w])only(?![(\w])|"
-    r"^\W*(?:please\W+)?(?:keep|preserve|maintain|retain|stay|limit|restrict|respect|stick)\b|"
-    r"^\W*(?:nothing|none of|no \w+)\b[^.]{0,60}\b(?:should|may|must|shall|ever)\b",
+    r"^\W*(?:please\W+)?(?:preserve|maintain|retain|limit|restrict|respect|stick)\b|"
+    r"^\W*(?:nothing|none of|no (?!worries|problem|thanks|idea|way|matter|doubt|need)\w+)\b"
+    r"[^.]{0,60}\b(?:should|may|must|shall|ever)\b",
     re.IGNORECASE,
 )
 """An instruction that restricts how the work is done (``classify``: after the safety and
@@ -208,8 +212,8 @@ PREFERENCE = re.compile(
     r"\b(?:i prefer|we prefer|prefer(?:ably|red)?|my preference|i'd rather|i would rather|"
     r"i (?:like|love) (?!to\b)|i(?:'d| would) like you to|i want (?:you to )?(?:use|keep|write)|"
     r"please (?:use|keep|write|stick|name|format|indent|follow)|"
-    r"(?:use|write|format|name|indent)\b[^.?!]{1,60}\bplease\b|"
-    r"(?:can|could|would) you (?:please )?(?:keep|use|write|stick to|format|name)|"
+    r"^\W*(?:use|write|format|name|indent)\b[^.?!]{1,60}\bplease\b|"
+    r"(?:can|could|would) you (?:please )?(?:keep|use|write|stick to|format|name)(?! (?:me|us)\b)|"
     r"(?:my|our) (?:favou?rite|style|convention|preferred)|stick to)\b",
     re.IGNORECASE,
 )
@@ -219,25 +223,27 @@ SAFETY = re.compile(
     r"without (?:asking|approval|confirmation|permission|(?:my|our|an?) (?:ok|okay|approval|"
     r"consent|sign-off|permission|go-ahead|review))|"
     r"(?:ask|check with|confirm with|consult|tell) me (?:first|before)|destructive|irreversible|"
-    r"dangerous)\b|^\W*no (?:force[- ]?push|push|deploy|delet|drop|rm\b|restart|reboot)\w*",
+    r"dangerous)\b|^\W*no (?:force[- ]?push|push|deploy|delet|drop|rm\b|restart|reboot)\w*"
+    r"(?![^.]*\b(?:happened|was|were|did|went|occurred|yesterday|last)\b)",
     re.IGNORECASE,
 )
 """A rule that guards against harm (deleting, pushing, touching production) or asks for a
 human's approval first."""
 REQUEST = re.compile(
     r"^\W*(?:(?:hi|hello|hey|yes|no|ok|okay|also|and|but|so|well|sure|great|thanks|sorry)\W+)*"
-    r"i(?:'d| would)? (?:like|want|need|wish|hope|have|am|was|don't|do not|didn't|can't|"
-    r"cannot)\b|^\W*i'm\b",
+    r"(?:i(?:'d| would)? (?:like to|love to|want to|need to|wish|hope|was|am)\b|i (?:have|had) "
+    r"(?!to\b)|i (?:don't|do not|didn't|did not|can't|cannot|won't) (?!want\b|like\b)|i'm\b)",
     re.IGNORECASE,
 )
-"""What the user says of their own wants and state ("I'd like to change my flight", "I don't
-have the id"): a request or a fact, not a rule, unless it addresses the agent (``ADDRESSED``)."""
+"""A clause where the user speaks of their own wants and state ("I'd like to change my
+flight", "I don't have the id"): a request or a fact, not a rule, unless it addresses the
+agent (``ADDRESSED``). "I don't want", "I have to" and "I need you to" are rules."""
 ADDRESSED = re.compile(r"\byou to\b|\b(?:never|always)\b", re.IGNORECASE)
 GOAL_CHANGE = re.compile(
     r"\b(?:new task|change of plans?|plans? changed?|change the plan|instead,? (?:please|let's|"
     r"i want|we)|forget (?:that|the previous|about)|now (?:i want|please|i need)|"
     r"switch to|pivot|drop (?:that|the) .{0,30} and|the (?:goal|priority|focus) is now|"
-    r"new (?:goal|priority|focus)|stop (?:working on|doing))\b",
+    r"new (?:goal|priority|focus)|stop (?:working on|doing)\b[^.]{0,80}(?:\band\b|;|\binstead))\b",
     re.IGNORECASE,
 )
 

@@ -83,8 +83,13 @@ def score(item: SummaryItem, now: int) -> float:
     return value * (0.3 if item.historical else 1.0)
 
 
-def _rank(item: SummaryItem, now: int) -> tuple[bool, bool, float]:
-    return (item.pinned, item.kept, score(item, now))
+def _again(item: SummaryItem, shown: set[str]) -> bool:
+    """Whether ``item`` says a line already taken (recording it when not)."""
+    n = tx.norm(item.text)
+    if n in shown:
+        return True
+    shown.add(n)
+    return False
 
 
 @dataclass(frozen=True)
@@ -126,22 +131,16 @@ def select_items(
         lowest-scored unpinned item.
         Items keep their order inside a section.
     """
-    # Junk never enters, and a line is shown once: where two sections hold the same
-    # words (a path under Files Read and a model's note repeating it), the copy that
-    # would last longest stays, not the first one met.
-    best: dict[str, SummaryItem] = {}
-    for items in sections.values():
-        for i in items:
-            n = tx.norm(i.text)
-            held = best.get(n)
-            if not tx.is_junk(i.text) and (held is None or _rank(i, now) > _rank(held, now)):
-                best[n] = i
+    # Junk never enters. A line is shown once (``shown``): where two sections hold the
+    # same words (a path under Files Read, a model's note repeating it), the copy taken
+    # first in the order below stays, the best one that still fits its section's limits.
     clean: dict[Section, list[SummaryItem]] = {}
     for s, items in sections.items():
+        seen: set[str] = set()
         for i in items:
-            if best.get(tx.norm(i.text)) is i:
+            if not tx.is_junk(i.text) and (n := tx.norm(i.text)) not in seen:
+                seen.add(n)
                 clean.setdefault(s, []).append(i)
-
     clean = _without_repeats(clean)
     kept = sorted(
         ((s, i) for s, items in clean.items() for i in items if i.kept and not i.pinned),
@@ -158,7 +157,12 @@ def select_items(
     def must(item: SummaryItem) -> bool:
         return item.pinned or id(item) in sure
 
-    pinned = [(s, i) for s, items in clean.items() for i in items if must(i)]
+    pinned = sorted(
+        ((s, i) for s, items in clean.items() for i in items if must(i)),
+        key=lambda si: (not si[1].pinned, -score(si[1], now)),
+    )
+    shown: set[str] = set()
+    pinned = [(s, i) for s, i in pinned if not _again(i, shown)]
     cost = {id(i): count_text(f"- {i.text}") + 1 for items in clean.values() for i in items}
     heading_cost = {h: count_text(f"## {h}") + 1 for h, _ in GROUPS}
     sub_cost = {s: count_text(f"### {s.value}") + 1 for s in Section}
@@ -187,6 +191,7 @@ def select_items(
         nonlocal budget
         budget -= cost[id(item)] + opens(section)
         used.update((_group_of(section), section))
+        shown.add(tx.norm(item.text))
 
     # Pinned items alone over the cap are shortened; when the budget forces a refit
     # (``evict_kept``), shortened again before the node would have to give up.
@@ -209,7 +214,7 @@ def select_items(
         if not i.historical and (i.salience >= 0.5 or tx.is_specific(i.text))
     }
     others = [
-        *((s, i) for s, i in firsts.items()),
+        *sorted(firsts.items(), key=lambda si: -worth(si[1])),
         *(si for si in others if si[1] is not firsts.get(si[0])),
     ]
     # A smaller cap lists fewer of each: the latest few files, not a dozen.
@@ -218,6 +223,8 @@ def select_items(
     counts: dict[object, int] = {}
     spent: dict[str, int] = {}
     for section, item in others:
+        if tx.norm(item.text) in shown:
+            continue
         full = counts.get(section, 0) >= limits.get(section, len(others))
         if item.historical:  # earlier tasks: the latest couple is context enough
             full = full or counts.get(f"old:{section}", 0) >= HISTORICAL_LIMIT
