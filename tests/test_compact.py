@@ -226,3 +226,31 @@ def test_a_projection_a_few_tokens_over_evicts_unpinned_summary_items(over: int)
     assert COUNTER.count_messages(tight.messages) <= size - over
     assert "summary: unpinned items evicted" in tight.stats.shrunk
     assert tight.summary is not None and tight.summary.current(Section.GOAL)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_correction_in_view_strikes_the_old_value_from_the_summary(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    name = "".join(rng.choice("abcdefgh") for _ in range(6))
+    old, new = f"{rng.randint(1000, 4999)}", f"{rng.randint(5000, 9999)}"
+    raw = _history(4)
+    raw.insert(3, human(f"The {name} quota is {old}.", id="said"))
+    raw += _history(36)[2:]
+    first = compact(raw, None, _settings())
+    assert first.summary is not None and old in first.summary.render()
+    later = [
+        *raw,
+        human(f"Actually, the {name} quota is {new}, not {old}.", id="fix"),
+        human("Keep going, and never edit vendor/.", id="rule"),
+        human("That is 9 spaces, not 8.", id="short"),
+    ]
+    result = compact(later, first.summary, _settings())
+    shown = result.summary
+    assert shown is not None and old not in shown.render()
+    assert result.stats.summary_changed and shown.generation == first.summary.generation
+    kept = {i.text for items in first.summary.sections.values() for i in items if old not in i.text}
+    assert kept == {i.text for items in shown.sections.values() for i in items}  # only that
+    again = compact(later, shown, _settings())  # nothing left to strike: stable
+    assert not again.stats.summary_changed and again.messages == result.messages

@@ -8,10 +8,10 @@ request's clip, the summary's unpinned items. Only when the system prompt, the p
 items and the least of the rest still do not fit does it raise ``ContextBudgetError``,
 naming what takes how many tokens.
 
-Blocks (e.g. the task list of ``langgraph_compact.tasks``) are the one hook for state the
-model must keep seeing after a compaction: they go right after the summary message,
-only when the projection shows one (before the first compaction the conversation that
-produced them is still in view), and they count in the budget like everything else.
+A summary stating a value that a later human message in view corrects is shown without
+it (``strike_corrected``). Blocks (e.g. ``langgraph_compact.tasks``'s task list) are the
+one hook for state the model must keep seeing after a compaction: right after the summary
+message, only when there is one, counted in the budget like everything else.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from langchain_core.messages import BaseMessage, SystemMessage
 
 from langgraph_compact.compaction.anchor import FoldAnchor, anchor_at
 from langgraph_compact.compaction.clip import clip_args, clip_text
+from langgraph_compact.compaction.merge import strike_corrected
 from langgraph_compact.compaction.plan import CompactionPlan, clip_first_request
 from langgraph_compact.compaction.select import refit_summary
 from langgraph_compact.compaction.settings import CompactionSettings
@@ -143,6 +144,9 @@ def assemble(
     summary = new_summary or plan.summary
     changed = new_summary is not None or plan.clear_summary
     offset = (new_summary.covered_through if new_summary else plan.body_start) - plan.body_start
+    later = plan.raw[plan.body_start + offset :]  # a correction there strikes the stale value
+    if summary and (struck := strike_corrected(summary, later, counter.count_text)) is not None:
+        summary, changed = struck, True
     tail = list(plan.fold.messages[offset:])
     tail_counts = list(plan.fold.counts[offset:])
     note = [plan.loop_note] if plan.loop_note else []
@@ -169,8 +173,7 @@ def assemble(
         return head_tokens + summary_tokens + block_tokens + sum(tail_counts) + note_tokens
 
     if total() > usable:
-        raw_tail = plan.raw[plan.body_start + offset :]
-        n = _shrink_tail(tail, tail_counts, raw_tail, total() - usable, settings)
+        n = _shrink_tail(tail, tail_counts, later, total() - usable, settings)
         if n:
             shrunk.append(f"tail: {n} clip(s)")
     if total() > usable and head and not isinstance(head[-1], SystemMessage):
@@ -295,13 +298,11 @@ def _shrink_tail(
     marker and ref; arguments stay valid JSON). Counts are updated in place, so nothing
     is recounted but the clipped message.
     """
-    counter = settings.counter
     originals = {m.id: m for m in raw if m.id}
     clips = 0
     stuck: set[int] = set()
     while excess > 0:
-        # Tokens, not characters, decide what is large: 300 characters of CJK or of
-        # binary noise can cost 500 tokens.
+        # Tokens decide what is large: 300 characters of CJK or noise can cost 500 tokens.
         candidates = [
             i
             for i, m in enumerate(tail)
@@ -318,7 +319,7 @@ def _shrink_tail(
             stuck.add(i)  # nothing left to cut in it
             continue
         tail[i] = smaller
-        new = counter.count(tail[i])
+        new = settings.counter.count(tail[i])
         excess -= counts[i] - new
         counts[i] = new
         clips += 1

@@ -13,10 +13,14 @@ import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from langgraph_compact.compaction import text as tx
-from langgraph_compact.compaction.summary import Section, SummaryItem
+from langchain_core.messages import BaseMessage, HumanMessage
 
-__all__ = ["merge_items"]
+from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
+from langgraph_compact.messages import message_text
+
+__all__ = ["MIN_STRUCK_CHARS", "merge_items", "states", "strike_corrected"]
 
 _PROGRESS = frozenset({Section.DONE, Section.IN_PROGRESS, Section.BLOCKED})
 _FILES = frozenset({Section.FILES_READ, Section.FILES_MODIFIED})
@@ -81,7 +85,8 @@ drop every line with an 8 in it (``src/x.c:675:8: error``); the corrected fact i
 is still replaced through its key."""
 
 
-def _states(item: SummaryItem, values: Sequence[str]) -> bool:
+def states(item: SummaryItem, values: Sequence[str]) -> bool:
+    """Whether ``item`` states one of ``values`` (of ``MIN_STRUCK_CHARS`` or more) as a word."""
     text = item.text.lower()
     return any(
         re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", text)
@@ -151,7 +156,7 @@ def merge_items(
                 update={"text": old.text, "kind": old.kind}
             )
             continue
-        if not item.stale and section is not Section.CONSTRAINTS and _states(item, corrected):
+        if not item.stale and section is not Section.CONSTRAINTS and states(item, corrected):
             continue  # a value a correction made stale, stated again (a model copying it)
         if held is not None and held in _GROUPS.get(section, frozenset({section})):
             old = pop(held, item.key or "")
@@ -221,7 +226,7 @@ def _drop_stale(out: dict[Section, dict[str, SummaryItem]], pop: object, item: S
         if section is Section.CONSTRAINTS:
             continue
         for slot, other in list(held.items()):
-            if other is not item and _states(other, item.stale):
+            if other is not item and states(other, item.stale):
                 pop(section, slot)  # type: ignore[operator]
 
 
@@ -239,3 +244,35 @@ def _retire_current_task(
                 )
             retired[slot] = item
         out[section] = retired
+
+
+def strike_corrected(
+    summary: RunningSummary, later: Sequence[BaseMessage], count_text: Callable[[str], int]
+) -> RunningSummary | None:
+    """``summary`` without the items that state a value a later human message corrects
+    ("Actually, the quota is Bibeff, not Uawrev"), or None when it states none.
+
+    The correction is in view, verbatim, after the summary; the summary must not show the
+    old value as current meanwhile. The next summary merges the correction itself.
+    Constraints stay (as in ``merge_items``); values under three characters strike nothing.
+    """
+    stale = [
+        v
+        for m in later
+        if isinstance(m, HumanMessage)
+        for sentence in tx.sentences(message_text(m))
+        if p.CORRECTION.search(sentence)
+        for v in p.stale_values(sentence)
+        if len(v.strip()) >= MIN_STRUCK_CHARS
+    ]
+    if not stale:
+        return None
+    kept = {
+        s: tuple(i for i in items if s is Section.CONSTRAINTS or not states(i, stale))
+        for s, items in summary.sections.items()
+    }
+    if all(len(kept[s]) == len(items) for s, items in summary.sections.items()):
+        return None
+    sections = {s: items for s, items in kept.items() if items}
+    rendered = summary.model_copy(update={"sections": sections})
+    return rendered.model_copy(update={"token_count": count_text(rendered.render())})
