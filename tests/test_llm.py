@@ -216,6 +216,18 @@ def test_lines_a_model_copies_from_the_summary_do_not_pile_up_list_markers() -> 
     assert not [t for t in texts if t.startswith(("- ", "* ", "#", "[Summary of", "(none"))], texts
 
 
+def _next_request(raw: list[BaseMessage], previous: RunningSummary) -> SummaryRequest:
+    """The request extending ``previous`` by the next ten messages of ``raw``."""
+    return SummaryRequest(
+        previous=previous,
+        head=raw[:3],
+        span=raw[previous.covered_through : previous.covered_through + 10],
+        span_start=previous.covered_through,
+        max_tokens=600,
+        count_text=COUNTER.count_text,
+    )
+
+
 def test_a_model_restating_the_previous_summary_adds_no_weaker_copy() -> None:
     """Models copy the previous summary into their answer. Each copied line is the old
     item, not a new weak note: under Critical Context at the model's salience it would
@@ -226,15 +238,7 @@ def test_a_model_restating_the_previous_summary_adds_no_weaker_copy() -> None:
     copied = [i.text for items in first.sections.values() for i in items]
     assert any(t.startswith("src/p") for t in copied)
     echo = json.dumps({"Critical Context": copied})
-    request = SummaryRequest(
-        previous=first,
-        head=raw[:3],
-        span=raw[first.covered_through : first.covered_through + 10],
-        span_start=first.covered_through,
-        max_tokens=600,
-        count_text=COUNTER.count_text,
-    )
-    draft = ChatModelSummarizer(_answers(echo, echo)).summarize(request)
+    draft = ChatModelSummarizer(_answers(echo, echo)).summarize(_next_request(raw, first))
     held = [(s, i.text) for s, items in draft.sections.items() for i in items]
     for section, items in first.sections.items():
         for i in items:
@@ -251,16 +255,8 @@ def test_a_model_line_that_mentions_a_previous_value_is_new() -> None:
         "In Progress": ["Editing src/p3.py to fix the redirect loop"],
         "Critical Context": ["Split the auth code into 3 modules", "Release moved to 2031-03-15"],
     }
-    request = SummaryRequest(
-        previous=first,
-        head=raw[:3],
-        span=raw[first.covered_through : first.covered_through + 10],
-        span_start=first.covered_through,
-        max_tokens=600,
-        count_text=COUNTER.count_text,
-    )
     answer = json.dumps(lines)
-    draft = ChatModelSummarizer(_answers(answer, answer)).summarize(request)
+    draft = ChatModelSummarizer(_answers(answer, answer)).summarize(_next_request(raw, first))
     held = [i.text for items in draft.sections.values() for i in items]
     for texts in lines.values():
         for text in texts:
