@@ -10,7 +10,7 @@ import random
 import string
 
 import pytest
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from langgraph_compact.compaction import extract_items
 from langgraph_compact.compaction.parse import classify
@@ -115,3 +115,34 @@ def test_what_no_recognizer_takes_in_a_conversation_turn_is_still_an_item() -> N
     assert [(i.text, i.kind, i.pinned) for i in items] == [(said, "note", False)]
     brief = " ".join(f"The {_w()} module talks to the {_w()} service." for _ in range(30))
     assert not [i for _, i in extract_items(HumanMessage(brief, id="b"), 4, {}) if i.kind == "note"]
+
+
+DECISIONS = [
+    "Going with {w}json over ujson since it handles decimals.",
+    "We'll adopt {w} v2; v1 is too slow for this.",
+    "Picked {w} because the team already knows it.",
+    "I decided against {w}: it adds a broker we don't need.",
+    "Using {w} rather than requests, because we need async.",
+    "I'll use {w}lib instead of otherkit because it is already vendored.",
+]
+
+
+@pytest.mark.parametrize("template", DECISIONS, ids=lambda x: x[:40])
+def test_decisions_in_other_words(template: str) -> None:
+    w = _w()
+    items = [i for _, i in extract_items(AIMessage(template.format(w=w), id="a"), 4, {})]
+    assert any(i.kind == "decision" and w in i.text for i in items), items
+
+
+@pytest.mark.parametrize(
+    ("template", "new", "old"),
+    [
+        ("No wait, the {w} port is 9090, not 8080.", "9090", "8080"),
+        ("The {w} bucket changed from logs-old to logs-v2.", "logs-v2", "logs-old"),
+        ("Sorry, typo: the {w} host is db-7.internal, not db-1.internal.", "db-7", "db-1.internal"),
+    ],
+)
+def test_corrections_name_their_stale_value(template: str, new: str, old: str) -> None:
+    text = template.format(w=_w())
+    items = [i for _, i in extract_items(HumanMessage(text, id="h"), 4, {})]
+    assert any(old in i.stale and i.pinned and new in i.text for i in items), items

@@ -73,7 +73,7 @@ def _sentence_items(sentence: str, mid: str, seq: int, role: str) -> Iterator[Ca
         )
         return
     stale = tuple(p.stale_values(sentence)) if p.CORRECTION.search(sentence) else ()
-    if p.DECISION.search(sentence) and p.REASON.search(sentence):
+    if p.DECIDED.search(sentence) or (p.DECISION.search(sentence) and p.REASON.search(sentence)):
         yield item(
             Section.DECISIONS,
             sentence,

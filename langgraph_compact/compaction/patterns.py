@@ -17,6 +17,7 @@ __all__ = [
     "ADDRESSED",
     "CONSTRAINT",
     "CORRECTION",
+    "DECIDED",
     "DECISION",
     "GOAL_CHANGE",
     "NEXT",
@@ -266,9 +267,17 @@ CORRECTION = re.compile(
 )
 DECISION = re.compile(
     r"\b(?:decided|decide|decision|i'll|i will|we'll|we will|let's|going to|chose|choose|"
-    r"chosen|approach|opt(?:ed)? for|settled on|go with|use .{1,40} instead)\b",
+    r"chosen|approach|opt(?:ed)? for|settled on|go(?:ing)? with|went with|use .{1,40} instead|"
+    r"using .{1,40} (?:rather than|instead of|over))\b",
     re.IGNORECASE,
 )
+DECIDED = re.compile(
+    r"\b(?:decided|chose|chosen|picked|opted for|settled on|went with|going with|adopt(?:ed)?|"
+    r"switched to|ruled out)\b",
+    re.IGNORECASE,
+)
+"""A decision stated as made: an item with or without a reason ("Picked X; Y is too slow").
+A plan ("I'll use X") is one only with its reason (``REASON``)."""
 REASON = re.compile(
     r"\b(?:because|since|so that|to avoid|due to|in order to|as it|given that|otherwise)\b",
     re.IGNORECASE,
@@ -280,9 +289,9 @@ NEXT = re.compile(
 )
 _STALE = re.compile(
     r"\b(?:not|instead of|rather than|no longer|previously|used to be|formerly|was)\s+"
-    r"(?:the |a |an )?(?P<old>(?:[^,.;()\n]|(?<=\d)[,.](?=\d)){1,40}?)"
-    r"(?=\s*(?:[,.](?!\d)|[;()\n]|$| anymore| any more))"
-    r"|\bfrom (?P<from>(?:[^,.;()\n]|(?<=\d)[,.](?=\d)){1,40}?) to\b",
+    r"(?:the |a |an )?(?P<old>(?:[^,.;()\n]|(?<=\d)[,.](?=\d)|(?<=\w)\.(?=[A-Za-z])){1,40}?)"
+    r"(?=\s*(?:,(?!\d)|\.(?![\w])|[;()\n]|$| anymore| any more))"
+    r"|\bfrom (?P<from>(?:[^,.;()\n]|(?<=\d)[,.](?=\d)|(?<=\w)\.(?=[A-Za-z])){1,40}?) to\b",
     re.IGNORECASE,
 )
 
@@ -298,6 +307,7 @@ def stale_values(sentence: str) -> list[str]:
     out = []
     for m in _STALE.finditer(sentence):
         old = (m["old"] or m["from"] or "").strip()
-        if old and specificity(old) >= 0.3 and content_words(old) <= 4:
+        named = re.fullmatch(r"\w+(?:[-_.]\w+)+", old)  # "logs-old", "db-1.internal"
+        if old and (specificity(old) >= 0.3 or named) and content_words(old) <= 4:
             out.append(old)
     return out
