@@ -72,7 +72,7 @@ def _sentence_items(sentence: str, mid: str, seq: int, role: str) -> Iterator[Ca
             Section.GOAL, sentence, mid, seq, key="goal", kind="goal", salience=1.0, pinned=True
         )
         return
-    stale = tuple(p.stale_values(sentence)) if p.CORRECTION.search(sentence) else ()
+    stale = tuple(p.stale_values(sentence))
     if p.DECIDED.search(sentence) or (p.DECISION.search(sentence) and p.REASON.search(sentence)):
         yield item(
             Section.DECISIONS,

@@ -157,11 +157,7 @@ class _Read:
         # ("Editing src/app.py to fix the loop") is new.
         said = [_said(c) for _, c in candidates]
         held = [_words(i.text) for items in previous.values() for i in items]
-        own = [
-            (s, i)
-            for s, i in self.items
-            if not _restates(i, said) and not any(_same_words(_words(i.text), w) for w in held)
-        ]
+        own = [(s, i) for s, i in self.items if not _restates(i, said) and not _copies(i, held)]
         late = [(s, i) for s, i in own if s in _LATEST]
         early = [(s, i) for s, i in own if s not in _LATEST]
         sections = extend(previous, [*candidates, *early], request, late=late)
@@ -268,10 +264,13 @@ def _restates(
     )
 
 
-def _same_words(a: set[str], b: set[str]) -> bool:
-    """Two lines say the same: most of each one's words are the other's."""
-    common = len(a & b)
-    return bool(a and b) and common >= 0.75 * len(a) and common >= 0.75 * len(b)
+def _copies(written: SummaryItem, held: Sequence[set[str]]) -> bool:
+    """The model's item says what a previous line says: most of each one's words are the
+    other's (``held``: each previous line's words, read once)."""
+    a = _words(written.text)
+    return bool(a) and any(
+        b and (common := len(a & b)) >= 0.75 * len(a) and common >= 0.75 * len(b) for b in held
+    )
 
 
 def _essence(text: str, key: str | None) -> str:

@@ -261,9 +261,7 @@ def strike_corrected(
         for m in later
         if isinstance(m, HumanMessage)
         for sentence in tx.sentences(message_text(m))
-        if p.CORRECTION.search(sentence)
         for v in p.stale_values(sentence)
-        if len(v.strip()) >= MIN_STRUCK_CHARS
     ]
     if not stale:
         return None

@@ -297,14 +297,17 @@ _STALE = re.compile(
 
 
 def stale_values(sentence: str) -> list[str]:
-    """Values a correction says are no longer true ("Y, not X", "from X to Y", ...).
+    """Values a correction says are no longer true ("Y, not X", "from X to Y", ...); none
+    when the sentence is not a correction (``CORRECTION``).
 
     >>> stale_values("Correction: the deadline is now March 9, not March 3.")
     ['March 3']
     >>> stale_values("Update: the port changed from 8080 to 8443.")
     ['8080']
     """
-    out = []
+    out: list[str] = []
+    if not CORRECTION.search(sentence):
+        return out
     for m in _STALE.finditer(sentence):
         old = (m["old"] or m["from"] or "").strip()
         named = re.fullmatch(r"\w+(?:[-_.]\w+)+", old)  # "logs-old", "db-1.internal"
