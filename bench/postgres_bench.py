@@ -16,6 +16,10 @@ database this bench creates and drops (``LGC_POSTGRES_DSN``, default
    start to the last worker's end. Twice: on short threads (``--turns-per-worker``, 60),
    where LangGraph's own per-turn CPU dominates both savers, and on threads as long as
    part 1's (``--turns``), where the stock saver re-serializes a growing history.
+3. **Many threads, one database**: the size over the raw message bytes of part 2's
+   long-thread database (15 threads of ``--turns`` turns), where the few pages every
+   table and index holds whatever its length (free-space maps, TOAST tables, B-tree
+   roots) are shared by the threads instead of charged to one.
 
 Run ``python bench/postgres_bench.py`` (about 8 minutes on 2 cores) or ``--quick``;
 ``--write-readme`` publishes the report (``bench/_report.py``).
@@ -114,6 +118,16 @@ def long_thread(kind: str, dsn: str, turns: int) -> dict[str, Any]:
             "ms_10": lat_10 * 1e3, "ms_last": lat_last * 1e3, "seconds": sum(lat)}  # fmt: skip
 
 
+def database_ratio(kind: str, dsn: str, threads: list[str]) -> dict[str, Any]:
+    """Part 3: the whole schema's bytes over the raw bytes of every thread it holds."""
+    with open_saver(kind, dsn) as saver:
+        graph = build_graph(saver)
+        states = [graph.get_state({"configurable": {"thread_id": t}}) for t in threads]
+    raw = sum(raw_message_bytes(s.values["messages"]) for s in states)
+    return {"saver": kind, "threads": len(threads), "db_bytes": schema_bytes(dsn),
+            "raw_bytes": raw}  # fmt: skip
+
+
 def worker_main(spec: dict[str, Any]) -> None:
     """One worker process of part 2: say ready, wait for the common start, run, report."""
     _graph_run.OUTPUTS[:] = corpus_outputs()
@@ -198,6 +212,7 @@ def main() -> None:
                 f"{r['ms_last']:8.1f} {r['ms_last'] / r['ms_10']:7.2f}"
             )
         rates: dict[str, dict[str, list[float]]] = {}
+        shared: list[dict[str, Any]] = []
         for length in dict.fromkeys((per_worker, turns)):
             print(f"\n2. Turns per second, N worker processes x {length} turns, own threads")
             head = f"{'saver':22} " + " ".join(f"{f'{n} w':>7}" for n in WORKER_COUNTS)
@@ -209,7 +224,18 @@ def main() -> None:
                     saver.setup()
                 by_saver[kind] = [throughput(kind, sdsn, n, length) for n in WORKER_COUNTS]
                 print(f"{kind:22} " + " ".join(f"{r:7.1f}" for r in by_saver[kind]))
+                if length == turns:
+                    threads = [f"t{n}-{w}" for n in WORKER_COUNTS for w in range(n)]
+                    shared.append(database_ratio(kind, sdsn, threads))
                 drop_schema(dsn, f"many{i}_{length}")  # the stock saver's threads are large
+        print(f"\n3. One database, the {sum(WORKER_COUNTS)} threads of {turns} turns above")
+        head = f"{'saver':22} {'threads':>7} {'db MB':>8} {'raw MB':>7} {'size/raw':>8}"
+        print(head + "\n" + "-" * len(head))
+        for r in shared:
+            print(
+                f"{r['saver']:22} {r['threads']:7} {r['db_bytes'] / 1e6:8.2f} "
+                f"{r['raw_bytes'] / 1e6:7.2f} {r['db_bytes'] / r['raw_bytes']:8.2f}"
+            )
         print()
         for length, by_saver in rates.items():
             ratio = by_saver[SAVERS[1]][-1] / by_saver[SAVERS[0]][-1]
@@ -218,7 +244,7 @@ def main() -> None:
                 "stock saver's turns per second."
             )
     if args.write_readme:
-        publish("postgres", out.getvalue(), {"long": long_runs, "rates": rates})
+        publish("postgres", out.getvalue(), {"long": long_runs, "rates": rates, "shared": shared})
 
 
 if __name__ == "__main__":

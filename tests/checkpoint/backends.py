@@ -141,7 +141,7 @@ class Backend:
                     yield table, tuple(str(v) if table == "lgc_text_fts" else v for v in row)
 
     def query_vocabulary(self) -> list[tuple[str]]:
-        """Every term the full-text index holds (``fts5vocab``; Postgres: ``ts_stat``)."""
+        """Every term the full-text index holds (``fts5vocab``; Postgres: the stored words)."""
         if self.postgres:
             return [(str(w),) for (w,) in self.query(_PG_TERMS)]
         conn = sqlite3.connect(self.path)
@@ -182,4 +182,4 @@ class Backend:
         )
 
 
-_PG_TERMS = "SELECT word FROM ts_stat('SELECT words FROM lgc_text_fts') ORDER BY 1"
+_PG_TERMS = "SELECT DISTINCT unnest(string_to_array(words, ' ')) AS w FROM lgc_text_fts ORDER BY 1"

@@ -58,6 +58,61 @@ def test_a_schema_5_database_loses_its_gin_index_and_still_finds_words(tmp_path:
     assert "lgc_text_fts_words" not in _indexes(dsn)
 
 
+def _words(dsn: str) -> list[str]:
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute("SELECT words::text FROM lgc_text_fts ORDER BY text_id").fetchall()
+    return [r[0] for r in rows]
+
+
+def test_a_schema_7_database_keeps_its_words_as_plain_text(tmp_path: Path) -> None:
+    dsn = schema_dsn(tmp_path)
+    with CompactPostgresSaver.from_conn_string(dsn) as saver:
+        graph = build_graph(saver)
+        for turn in range(3):
+            graph.invoke(turn_input(turn), _cfg("t"))
+    words = _words(dsn)
+    assert any("module" in w.split() for w in words)
+    assert all(w == " ".join(sorted(set(w.split()))) for w in words)  # distinct, in order
+    with psycopg.connect(dsn, autocommit=True) as conn:  # the same rows as schema 7 wrote them
+        conn.execute(
+            "ALTER TABLE lgc_text_fts ALTER COLUMN words TYPE TSVECTOR "
+            "USING strip(to_tsvector('simple', words))"
+        )
+        conn.execute("DELETE FROM lgc_schema_version WHERE version > 7")
+    assert _words(dsn) != words  # a tsvector's text form quotes each word
+    with CompactPostgresSaver.from_conn_string(dsn) as saver:
+        page = saver.history("t", text="module 1")
+        assert [item.message.content for item in page.items] == ["please read module 1"]
+    assert _words(dsn) == words
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("alpha", ["alpha beta_gamma 100% done", "ALPHA again"]),
+        ("ALPHA done", ["alpha beta_gamma 100% done"]),
+        ("alph", []),  # whole words only, not prefixes or substrings
+        ("beta_gamma", ["alpha beta_gamma 100% done"]),  # two words, as indexed
+        ("100%", ["alpha beta_gamma 100% done"]),
+        ("_", []),  # no word at all
+        ("²", []),  # a word the parser drops: nothing matches, as with @@
+        ("again ² alpha", ["ALPHA again"]),
+    ],
+)
+def test_words_match_whole_words_and_like_metacharacters_are_literal(
+    tmp_path: Path, query: str, found: list[str]
+) -> None:
+    from langchain_core.messages import HumanMessage
+
+    texts = ["alpha beta_gamma 100% done", "ALPHA again", "a%c x_y betagamma"]
+    with CompactPostgresSaver.from_conn_string(schema_dsn(tmp_path)) as saver:
+        graph = build_graph(saver)
+        for i, text in enumerate(texts):
+            graph.invoke({"messages": [HumanMessage(text, id=f"h{i}")]}, _cfg("w"))
+        page = saver.history("w", text=query, role="human")
+    assert [item.message.content for item in page.items] == found
+
+
 # --- retried transactions -----------------------------------------------------------------
 
 MD: dict[str, Any] = {"source": "input", "step": -1, "parents": {}}
