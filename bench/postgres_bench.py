@@ -19,7 +19,10 @@ database this bench creates and drops (``LGC_POSTGRES_DSN``, default
 3. **Many threads, one database**: the size over the raw message bytes of part 2's
    long-thread database (15 threads of ``--turns`` turns), where the few pages every
    table and index holds whatever its length (free-space maps, TOAST tables, B-tree
-   roots) are shared by the threads instead of charged to one.
+   roots) are shared by the threads instead of charged to one, and where threads
+   written at once interleave their index entries (pages split in the middle). Taken
+   right after the runs, as a deployment would hold it: no ``VACUUM`` (which would add
+   a visibility map to every table), whatever autovacuum did in between.
 
 Run ``python bench/postgres_bench.py`` (about 8 minutes on 2 cores) or ``--quick``;
 ``--write-readme`` publishes the report (``bench/_report.py``).

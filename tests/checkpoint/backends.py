@@ -182,4 +182,4 @@ class Backend:
         )
 
 
-_PG_TERMS = "SELECT DISTINCT unnest(string_to_array(words, ' ')) AS w FROM lgc_text_fts ORDER BY 1"
+_PG_TERMS = "SELECT DISTINCT unnest(string_to_array(terms, ' ')) AS w FROM lgc_text_fts ORDER BY 1"

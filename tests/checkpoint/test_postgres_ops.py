@@ -18,6 +18,7 @@ from agent_graph import build_graph, turn_input
 from langgraph.checkpoint.base import empty_checkpoint
 from pgserver import schema_dsn
 from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 from langgraph_compact.checkpoint import AsyncCompactPostgresSaver, CompactPostgresSaver
@@ -58,9 +59,9 @@ def test_a_schema_5_database_loses_its_gin_index_and_still_finds_words(tmp_path:
     assert "lgc_text_fts_words" not in _indexes(dsn)
 
 
-def _words(dsn: str) -> list[str]:
+def _terms(dsn: str) -> list[str]:
     with psycopg.connect(dsn) as conn:
-        rows = conn.execute("SELECT words::text FROM lgc_text_fts ORDER BY text_id").fetchall()
+        rows = conn.execute("SELECT terms FROM lgc_text_fts ORDER BY text_id").fetchall()
     return [r[0] for r in rows]
 
 
@@ -70,20 +71,36 @@ def test_a_schema_7_database_keeps_its_words_as_plain_text(tmp_path: Path) -> No
         graph = build_graph(saver)
         for turn in range(3):
             graph.invoke(turn_input(turn), _cfg("t"))
-    words = _words(dsn)
-    assert any("module" in w.split() for w in words)
-    assert all(w == " ".join(sorted(set(w.split()))) for w in words)  # distinct, in order
+    terms = _terms(dsn)
+    assert any("module" in t.split() for t in terms)
+    assert all(t == " ".join(sorted(set(t.split()))) for t in terms)  # distinct, in order
     with psycopg.connect(dsn, autocommit=True) as conn:  # the same rows as schema 7 wrote them
+        conn.execute("ALTER TABLE lgc_text_fts RENAME COLUMN terms TO words")
         conn.execute(
             "ALTER TABLE lgc_text_fts ALTER COLUMN words TYPE TSVECTOR "
             "USING strip(to_tsvector('simple', words))"
         )
         conn.execute("DELETE FROM lgc_schema_version WHERE version > 7")
-    assert _words(dsn) != words  # a tsvector's text form quotes each word
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
         page = saver.history("t", text="module 1")
         assert [item.message.content for item in page.items] == ["please read module 1"]
-    assert _words(dsn) == words
+    assert _terms(dsn) == terms
+
+
+def test_a_process_of_schema_7_still_running_fails_instead_of_writing_tsvector_text(
+    tmp_path: Path,
+) -> None:
+    dsn = schema_dsn(tmp_path)
+    with CompactPostgresSaver.from_conn_string(dsn) as saver:
+        saver.setup()
+    with psycopg.connect(dsn) as conn:
+        for old in (
+            "INSERT INTO lgc_text_fts (text_id, words) VALUES (1, to_tsvector('simple', 'a'))",
+            "SELECT 1 FROM lgc_text_fts f WHERE f.words @@ plainto_tsquery('simple', 'a')",
+        ):
+            with pytest.raises(errors.UndefinedColumn):
+                conn.execute(old)
+            conn.rollback()
 
 
 @pytest.mark.parametrize(
@@ -92,14 +109,17 @@ def test_a_schema_7_database_keeps_its_words_as_plain_text(tmp_path: Path) -> No
         ("alpha", ["alpha beta_gamma 100% done", "ALPHA again"]),
         ("ALPHA done", ["alpha beta_gamma 100% done"]),
         ("alph", []),  # whole words only, not prefixes or substrings
+        ("pha", []),
         ("beta_gamma", ["alpha beta_gamma 100% done"]),  # two words, as indexed
+        ("gamma beta", ["alpha beta_gamma 100% done"]),  # in any order
         ("100%", ["alpha beta_gamma 100% done"]),
-        ("_", []),  # no word at all
+        ("done done alpha", ["alpha beta_gamma 100% done"]),  # a repeated word
+        ("betagamma", ["a%c x_y betagamma"]),
         ("²", []),  # a word the parser drops: nothing matches, as with @@
         ("again ² alpha", ["ALPHA again"]),
     ],
 )
-def test_words_match_whole_words_and_like_metacharacters_are_literal(
+def test_a_text_matches_when_its_words_hold_every_word_of_the_query(
     tmp_path: Path, query: str, found: list[str]
 ) -> None:
     from langchain_core.messages import HumanMessage
@@ -111,6 +131,18 @@ def test_words_match_whole_words_and_like_metacharacters_are_literal(
             graph.invoke({"messages": [HumanMessage(text, id=f"h{i}")]}, _cfg("w"))
         page = saver.history("w", text=query, role="human")
     assert [item.message.content for item in page.items] == found
+
+
+def test_search_works_without_standard_conforming_strings(tmp_path: Path) -> None:
+    dsn = schema_dsn(tmp_path)
+    with CompactPostgresSaver.from_conn_string(dsn) as saver:
+        graph = build_graph(saver)
+        graph.invoke(turn_input(4), _cfg("s"))
+    options = conninfo_to_dict(dsn).get("options", "")
+    old_strings = make_conninfo(dsn, options=f"{options} -c standard_conforming_strings=off")
+    with CompactPostgresSaver.from_conn_string(old_strings) as saver:
+        page = saver.history("s", text="module 4")
+    assert [item.message.content for item in page.items] == ["please read module 4"]
 
 
 # --- retried transactions -----------------------------------------------------------------

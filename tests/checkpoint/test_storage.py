@@ -232,7 +232,7 @@ def test_delete_thread_removes_rows_and_index(backend: Backend) -> None:
     assert len(backend.saver.history("kept", text="mod1.py").items) == 1
     # The contentless FTS index lost exactly the deleted thread's documents.
     fts = (
-        "SELECT COUNT(*) FROM lgc_text_fts WHERE ' ' || words || ' ' LIKE '% mod1 %'"
+        "SELECT COUNT(*) FROM lgc_text_fts WHERE strpos(' ' || terms || ' ', ' mod1 ') > 0"
         if backend.postgres
         else "SELECT COUNT(*) FROM lgc_text_fts WHERE lgc_text_fts MATCH 'mod1'"
     )
