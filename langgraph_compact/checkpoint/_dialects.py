@@ -100,9 +100,17 @@ POSTGRES = Dialect(
     # Each text's distinct words are kept as plain text, sorted and space-separated: a
     # stripped tsvector spends a 4-byte entry on every word besides the word (597
     # against 895 bytes for a 2 KB tool output). No word holds a space: the programs
-    # hand over runs of letters and digits, and the parser splits at spaces.
+    # hand over runs of letters and digits, and the parser splits at spaces. A tsvector
+    # holds at most 1 MB of words, so past half a megabyte (lower-casing can lengthen a
+    # word) each word is parsed on its own and the distinct ones joined in the order a
+    # tsvector keeps (bytewise), which costs twice as much.
     fts_insert="""INSERT INTO lgc_text_fts (text_id, terms)
-        VALUES (?, array_to_string(tsvector_to_array(to_tsvector('simple', ?)), ' '))""",
+        SELECT ?, CASE WHEN octet_length(w.words) < 500000
+            THEN array_to_string(tsvector_to_array(to_tsvector('simple', w.words)), ' ')
+            ELSE (SELECT COALESCE(string_agg(DISTINCT x COLLATE "C", ' '
+                ORDER BY x COLLATE "C"), '') FROM regexp_split_to_table(w.words, ' ') AS one,
+                unnest(tsvector_to_array(to_tsvector('simple', one))) AS x) END
+        FROM (SELECT CAST(? AS TEXT) AS words) AS w""",
     # The words are not needed to delete a row of a table; the marker keeps the params.
     fts_delete="DELETE FROM lgc_text_fts WHERE text_id = ? AND CAST(? AS TEXT) IS NOT NULL",
     # The query is the FTS5 string of double-quoted words; the quotes are punctuation

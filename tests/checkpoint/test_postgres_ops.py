@@ -133,6 +133,27 @@ def test_a_text_matches_when_its_words_hold_every_word_of_the_query(
     assert [item.message.content for item in page.items] == found
 
 
+def test_a_text_with_more_words_than_a_tsvector_holds_is_stored_and_found(
+    tmp_path: Path,
+) -> None:
+    from langchain_core.messages import HumanMessage
+
+    dsn = schema_dsn(tmp_path)
+    big = " ".join(f"w{i}" for i in range(200_000))  # 1.3 MB of distinct words
+    small = "only w7 and w199999 and Wz"
+    with CompactPostgresSaver.from_conn_string(dsn) as saver:
+        graph = build_graph(saver)
+        for i, text in enumerate((big, small)):
+            graph.invoke({"messages": [HumanMessage(text, id=f"h{i}")]}, _cfg("big"))
+        found = [len(i.message.content) for i in saver.history("big", text="w199999 W7").items]
+        assert found == [len(big), len(small)]
+        assert saver.history("big", text="w200000").items == []
+    terms = _terms(dsn)
+    big_terms = max(terms, key=len).split()
+    assert len(big_terms) == 200_000 and big_terms == sorted(big_terms)  # distinct, bytewise
+    assert "and only w199999 w7 wz" in terms  # the small text, parsed whole
+
+
 def test_search_works_without_standard_conforming_strings(tmp_path: Path) -> None:
     dsn = schema_dsn(tmp_path)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
