@@ -147,6 +147,11 @@ def worker_main(spec: dict[str, Any]) -> None:
     print(json.dumps({"start": start, "end": end}), flush=True)
 
 
+def worker_threads(n: int) -> list[str]:
+    """The thread ids of part 2's run with ``n`` workers, one each."""
+    return [f"t{n}-{w}" for w in range(n)]
+
+
 def throughput(kind: str, dsn: str, n: int, turns: int) -> float:
     """Part 2: turns per second of ``n`` worker processes, each on a thread of its own.
 
@@ -159,13 +164,13 @@ def throughput(kind: str, dsn: str, n: int, turns: int) -> float:
                 sys.executable,
                 __file__,
                 "--worker",
-                json.dumps({"saver": kind, "dsn": dsn, "turns": turns, "thread": f"t{n}-{w}"}),
+                json.dumps({"saver": kind, "dsn": dsn, "turns": turns, "thread": thread}),
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
-        for w in range(n)
+        for thread in worker_threads(n)
     ]
     for p in procs:
         assert p.stdout is not None
@@ -228,7 +233,7 @@ def main() -> None:
                 by_saver[kind] = [throughput(kind, sdsn, n, length) for n in WORKER_COUNTS]
                 print(f"{kind:22} " + " ".join(f"{r:7.1f}" for r in by_saver[kind]))
                 if length == turns:
-                    threads = [f"t{n}-{w}" for n in WORKER_COUNTS for w in range(n)]
+                    threads = [t for n in WORKER_COUNTS for t in worker_threads(n)]
                     shared.append(database_ratio(kind, sdsn, threads))
                 drop_schema(dsn, f"many{i}_{length}")  # the stock saver's threads are large
         print(f"\n3. One database, the {sum(WORKER_COUNTS)} threads of {turns} turns above")

@@ -13,9 +13,13 @@ from langgraph_compact.compaction.text import TRACEBACK_HEADER, content_words, i
 
 __all__ = ["error_lines", "exit_status", "is_diagnostic"]
 
-_ERROR_PATTERNS = [
-    # the message line of an exception (the last line of a Python traceback)
-    re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::.*)?$"),
+_EXCEPTION_LINE = re.compile(
+    r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::.*)?$"
+)
+"""The message line of an exception (the last line of a Python traceback)."""
+
+_DIAGNOSTICS = [
+    _EXCEPTION_LINE,
     re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b: \S"),
     # compiler and linter diagnostics: path:line[:col]: severity/code ...
     re.compile(
@@ -24,6 +28,12 @@ _ERROR_PATTERNS = [
         re.IGNORECASE,
     ),
     re.compile(r"^(?:error|warning)(?:\[[A-Z]?\d+\])?: \S|\berror TS\d+:|^\s*--> \S+:\d+"),
+]
+"""An exception's message line and a compiler's or linter's diagnostic: a line that is an
+error, whatever words it uses ("the operator prohibited in index expressions")."""
+
+_ERROR_PATTERNS = [
+    *_DIAGNOSTICS,
     # test runners
     re.compile(
         r"^(?:FAILED|ERROR)\s+\S+(?:::|\s-\s)|^--- FAIL: |^not ok \d+|^\s*[✗✕×]\s|"
@@ -65,9 +75,6 @@ _ERROR_PATTERNS = [
         r"^(?:Killed|Aborted|Terminated|Bus error|Illegal instruction)(?: \(core dumped\))?$"
     ),
 ]
-_DIAGNOSTICS = _ERROR_PATTERNS[:4]
-"""An exception's message line and a compiler's or linter's diagnostic: a line that is an
-error, whatever words it uses ("the operator prohibited in index expressions")."""
 
 
 def is_diagnostic(line: str) -> bool:
@@ -96,7 +103,7 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
         line = raw.strip()
         if not line or len(line) > 400 or TRACEBACK_HEADER.match(line):
             continue
-        if is_code_line(raw) and not _ERROR_PATTERNS[0].match(line):
+        if is_code_line(raw) and not _EXCEPTION_LINE.match(line):
             continue
         if any(p.search(line) for p in _ERROR_PATTERNS) and content_words(line) >= 1:
             found.pop(line, None)
