@@ -33,10 +33,12 @@ def delete_thread(store: CheckpointStore, thread_id: str) -> q.Program[None]:
     th = yield from store.thread(thread_id)
     if th is None:
         return
-    for text_id, packed in (yield q.SELECT_THREAD_TEXTS, (th.tid,), "all"):
-        with decoding(Where(thread_id), f"text row {text_id}"):
-            words = index_words(unpack_text(packed))
-        yield store.dialect.fts_delete, (text_id, words), "none"
+    fts_delete = store.dialect.fts_delete
+    if fts_delete is not None:
+        for text_id, packed in (yield q.SELECT_THREAD_TEXTS, (th.tid,), "all"):
+            with decoding(Where(thread_id), f"text row {text_id}"):
+                words = index_words(unpack_text(packed))
+            yield fts_delete, (text_id, words), "none"
     for sql in q.DELETE_THREAD:
         yield sql, (th.tid,), "none"
     yield from store.bump(th)
@@ -135,10 +137,15 @@ def copy_thread(store: CheckpointStore, source: str, target: str) -> q.Program[N
         )
     for sql in q.COPY_THREAD:
         yield sql, (dst.tid, src.tid), "none"
-    for text_id, packed in (yield q.SELECT_THREAD_TEXTS, (dst.tid,), "all"):
-        with decoding(Where(source), f"text row {text_id}"):
-            words = index_words(unpack_text(packed))
-        yield store.dialect.fts_insert, (text_id, words), "none"
+    fts_insert = store.dialect.fts_insert
+    if fts_insert is None:  # the word filters are copied with the texts
+        yield q.COPY_FILTERED_TEXTS, (dst.tid, src.tid), "none"
+    else:
+        yield q.COPY_TEXTS, (dst.tid, src.tid), "none"
+        for text_id, packed in (yield q.SELECT_THREAD_TEXTS, (dst.tid,), "all"):
+            with decoding(Where(source), f"text row {text_id}"):
+                words = index_words(unpack_text(packed))
+            yield fts_insert, (text_id, words), "none"
     yield from store.bump(dst)
 
 

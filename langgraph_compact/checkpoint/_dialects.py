@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from langgraph_compact.checkpoint._codec import PLAIN_TEXT
+from langgraph_compact.checkpoint._fts import SearchTerms
 
 __all__ = ["PAGE_SIZE", "POSTGRES", "SQLITE", "Dialect"]
 
@@ -25,10 +26,12 @@ class Dialect:
     Attributes:
         name: selects each migration's statements (``"sqlite"``, ``"postgres"``).
         placeholder: the driver's parameter marker (``?``, or ``%s`` for psycopg).
-        fts_insert: index a text row (params: ``text_id``, indexed words).
-        fts_delete: remove a text row from the index (same params as inserted).
+        fts_insert: index a text row (params: ``text_id``, indexed words); ``None``
+            when the text row holds its own word filter (``word_filter``).
+        fts_delete: remove a text row from the index (same params as inserted);
+            ``None`` when deleting the row is enough.
         fts_filter: a ``WHERE`` fragment on ``lgc_messages m`` keeping messages whose
-            text matches (params: query, ``tid``).
+            text matches (params: ``search_param``, ``tid``).
         fts_purge: rewrite the index so deleted rows' terms leave it (after redaction).
         fts_check: checks the index's own structure (``verify``).
         after_redaction: run outside a transaction after a redaction commits; its rows
@@ -36,12 +39,14 @@ class Dialect:
         on_open: run once per connection, outside a transaction, before migrating.
         integrity_check: a whole-database structural check (``verify``).
         text_bytes: ``lgc_texts.text`` holds bytes only (see ``text_value``).
+        word_filter: ``lgc_texts.words`` holds each text's word filter (``_fts``), and
+            ``fts_filter`` keeps candidates, which the caller checks word by word.
     """
 
     name: str
     placeholder: str
-    fts_insert: str
-    fts_delete: str
+    fts_insert: str | None
+    fts_delete: str | None
     fts_filter: str
     fts_purge: str
     fts_check: str
@@ -49,6 +54,11 @@ class Dialect:
     on_open: tuple[str, ...]
     integrity_check: str
     text_bytes: bool = False
+    word_filter: bool = False
+
+    def search_param(self, terms: SearchTerms) -> str | list[int]:
+        """The query parameter of ``fts_filter``: an FTS5 string, or the filter bits."""
+        return terms.probes() if self.word_filter else str(terms.match)
 
     def text_value(self, packed: str | bytes) -> str | bytes:
         """A ``pack_text`` result as ``lgc_texts.text`` holds it (``text_bytes``: marked)."""
@@ -95,46 +105,30 @@ SQLITE = Dialect(
 POSTGRES = Dialect(
     name="postgres",
     placeholder="%s",
-    # ``simple``: lower-cased words, no stemming and no stop words, as FTS5's unicode61
-    # tokenizer indexes them; the programs hand over the same words (see ``_fts``).
-    # Each text's distinct words are kept as plain text, sorted and space-separated: a
-    # stripped tsvector spends a 4-byte entry on every word besides the word (597
-    # against 895 bytes for a 2 KB tool output). No word holds a space: the programs
-    # hand over runs of letters and digits, and the parser splits at spaces. A tsvector
-    # holds at most 1 MB of words, so past half a megabyte (lower-casing can lengthen a
-    # word) each word is parsed on its own and the distinct ones joined in the order a
-    # tsvector keeps (bytewise), which costs twice as much.
-    fts_insert="""INSERT INTO lgc_text_fts (text_id, terms)
-        SELECT ?, CASE WHEN octet_length(w.words) < 500000
-            THEN array_to_string(tsvector_to_array(to_tsvector('simple', w.words)), ' ')
-            ELSE (SELECT COALESCE(string_agg(DISTINCT x COLLATE "C", ' '
-                ORDER BY x COLLATE "C"), '') FROM regexp_split_to_table(w.words, ' ') AS one,
-                unnest(tsvector_to_array(to_tsvector('simple', one))) AS x) END
-        FROM (SELECT CAST(? AS TEXT) AS words) AS w""",
-    # The words are not needed to delete a row of a table; the marker keeps the params.
-    fts_delete="DELETE FROM lgc_text_fts WHERE text_id = ? AND CAST(? AS TEXT) IS NOT NULL",
-    # The query is the FTS5 string of double-quoted words; the quotes are punctuation
-    # to the Postgres parser, so it yields the same words, and a text matches when its
-    # words hold every one of them, found as `` word `` in the spaced-out list: 0.5-0.7
-    # ms for a thread's 300 tool outputs, as fast as ``@@`` on stored tsvectors (parsing
-    # the words back with ``to_tsvector`` took 10-15 ms). A query none of whose words
-    # the parser keeps matches nothing, as ``@@`` would.
-    fts_filter="""m.digest IN (SELECT t.digest FROM lgc_text_fts f
-        JOIN lgc_texts t ON t.text_id = f.text_id
-        CROSS JOIN (SELECT array_agg(' ' || w || ' ') AS words
-            FROM unnest(tsvector_to_array(to_tsvector('simple', ?))) AS w) AS q
-        WHERE q.words IS NOT NULL AND t.tid = ? AND NOT EXISTS
-            (SELECT 1 FROM unnest(q.words) AS x WHERE strpos(' ' || f.terms || ' ', x) = 0))""",
-    # A deleted index row is gone from every query at once; no index rewrite is needed.
+    # A text's words live in its own row, as a word filter (``_fts``): 100 bytes for a
+    # 2 KB tool output, where a stripped tsvector took 895 and the words as sorted text
+    # 597, in a table of their own.
+    fts_insert=None,
+    fts_delete=None,
+    # The texts whose filter has every bit of every query word (``get_bit`` numbers bits
+    # as ``word_filter`` sets them); the caller reads each candidate and checks its words.
+    # A filter of no bytes would divide by zero: NULLIF makes it a candidate instead.
+    fts_filter="""m.digest IN (SELECT t.digest FROM lgc_texts t
+        CROSS JOIN (SELECT CAST(? AS BIGINT[]) AS bits) AS q
+        WHERE t.tid = ? AND t.words IS NOT NULL AND NOT EXISTS (SELECT 1
+            FROM unnest(q.bits) AS b WHERE get_bit(t.words,
+                CAST(b % NULLIF(8 * octet_length(t.words), 0) AS INTEGER)) = 0))""",
+    # A deleted row is gone from every query at once; no index rewrite is needed.
     fts_purge="SELECT 1",
-    fts_check="SELECT COUNT(*) FROM lgc_text_fts",
+    # Each thread's filters are checked against their texts (``verify``).
+    fts_check="SELECT 1",
     # The heap keeps dead row versions until VACUUM reuses their space; nothing a
     # transaction can do removes them (see docs/scaling.md, "Redaction").
     after_redaction="SELECT 0, 0, 0",
     on_open=(),
     integrity_check="""SELECT CASE WHEN COUNT(*) = 0 THEN 'ok'
-        ELSE COUNT(*) || ' full-text index rows name no stored text' END
-        FROM lgc_text_fts f WHERE NOT EXISTS
-        (SELECT 1 FROM lgc_texts t WHERE t.text_id = f.text_id)""",
+        ELSE COUNT(*) || ' texts hold a word filter of no bytes' END
+        FROM lgc_texts WHERE octet_length(words) = 0""",
     text_bytes=True,
+    word_filter=True,
 )

@@ -20,13 +20,36 @@ Search for a blob by at least 24 of its characters (16 hex digits), as it appear
 
 Changing these rules changes what an index entry holds: it needs a migration that
 rebuilds the index (a contentless index is deleted from with the words it was given).
+
+On Postgres a text's words are not stored at all: the text row holds a *word filter*, a
+Bloom filter of its distinct lower-cased words (``FILTER_BITS_PER_WORD`` bits a word,
+``FILTER_PROBES`` bits set per word; about 100 bytes for a 2 KB tool output, where the
+words as sorted text took 600). A search keeps the texts whose filter has every bit of
+every query word set (about 2% of the texts lacking a word pass anyway), then reads each
+candidate's text and keeps it only if its words hold the query's (``SearchTerms``):
+the filter narrows, the text decides.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
-__all__ = ["SearchTerms", "index_words", "is_blob_run", "search_terms"]
+__all__ = [
+    "FILTER_BITS_PER_WORD",
+    "FILTER_PROBES",
+    "SearchTerms",
+    "index_words",
+    "is_blob_run",
+    "probes",
+    "search_terms",
+    "text_words",
+    "word_filter",
+]
+
+FILTER_BITS_PER_WORD = 8
+FILTER_PROBES = 5
+"""Bits per distinct word and bits set per word: (1 - e^(-5/8))^5, 2.2% false passes."""
 
 _WORD = re.compile(r"[^\W_]+")
 """The tokens FTS5's ``unicode61`` tokenizer produces: runs of letters and digits."""
@@ -77,6 +100,43 @@ def index_words(text: str) -> str:
     return " ".join(_WORD.findall(_split(text)[0]))
 
 
+def text_words(text: str) -> set[str]:
+    """The distinct words a search compares: ``index_words``, lower-cased."""
+    return {w.lower() for w in _WORD.findall(_split(text)[0])}
+
+
+def probes(word: str) -> list[int]:
+    """The filter bits of a lower-cased word, modulo the filter's size in bits.
+
+    Double hashing of a 128-bit BLAKE2b digest; each value is below 2**63, so SQL takes
+    it as a ``BIGINT`` and reduces it by the row's own filter size.
+    """
+    d = hashlib.blake2b(word.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    h1 = int.from_bytes(d[:8], "little") >> 4
+    h2 = (int.from_bytes(d[8:], "little") >> 4) | 1
+    return [h1 + i * h2 for i in range(FILTER_PROBES)]
+
+
+def word_filter(text: str) -> bytes | None:
+    """The word filter of a text (bit ``n`` is bit ``n % 8`` of byte ``n // 8``, as
+    Postgres's ``get_bit`` numbers them); ``None`` when the text has no word.
+
+    >>> f = word_filter("Build FAILED in module_x")  # 5 words: 40 bits
+    >>> len(f), all(f[p % 40 // 8] >> (p % 8) & 1 for p in probes("failed"))
+    (5, True)
+    """
+    words = text_words(text)
+    if not words:
+        return None
+    size = len(words) * FILTER_BITS_PER_WORD
+    bits = bytearray(size // 8)
+    for word in words:
+        for p in probes(word):
+            n = p % size
+            bits[n >> 3] |= 1 << (n & 7)
+    return bytes(bits)
+
+
 class SearchTerms:
     """A text query split into an FTS5 ``MATCH`` string and runs to find by scanning.
 
@@ -84,6 +144,7 @@ class SearchTerms:
         match: the FTS5 query for the indexed words, each double-quoted so FTS5
             operators, column filters, quotes and SQL metacharacters are inert; ``None``
             when the query has no indexed word.
+        words: the indexed words, lower-cased and distinct (what a word filter tests).
         scan: the blob-like runs, lowercased, that each candidate's text must contain.
         empty: the query has no word at all (only punctuation): nothing matches.
     """
@@ -92,13 +153,21 @@ class SearchTerms:
         rest, runs = _split(text)
         words = _WORD.findall(rest)
         self.match: str | None = " ".join(f'"{w}"' for w in words) or None
+        self.words: tuple[str, ...] = tuple(dict.fromkeys(w.lower() for w in words))
         self.scan: tuple[str, ...] = tuple(r.lower() for r in runs)
         self.empty = not words and not runs
 
-    def matches(self, text: str) -> bool:
-        """Whether ``text`` contains every blob-like run (the index checked the rest)."""
+    def probes(self) -> list[int]:
+        """Every filter bit of every word (the word-filter search's parameter)."""
+        return [p for w in self.words for p in probes(w)]
+
+    def matches(self, text: str, *, words: bool = False) -> bool:
+        """Whether ``text`` contains every blob-like run, and with ``words`` every word
+        (a word filter only narrows: its candidates are checked here)."""
         low = text.lower()
-        return all(r in low for r in self.scan)
+        if not all(r in low for r in self.scan):
+            return False
+        return not words or text_words(text).issuperset(self.words)
 
 
 def search_terms(text: str) -> SearchTerms:

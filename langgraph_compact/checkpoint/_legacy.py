@@ -119,12 +119,15 @@ def _messages(dialect: q.Dialect, tid: int, thread_id: str) -> q.Program[None]:
     if out:
         yield q.INSERT_MESSAGE, out, "many"
     yield _COPY_TEXTS_SQL, (tid, thread_id), "none"
+    fts_insert = dialect.fts_insert
+    if fts_insert is None:  # schema 4 was only written by SQLite, which indexes with FTS5
+        raise TypeError(f"{dialect.name} has no full-text index to convert schema 4 into")
     for text_id, packed in (yield q.SELECT_THREAD_TEXTS, (tid,), "all"):
         try:
             words = index_words(unpack_text(packed))
         except DECODE_ERRORS:
             continue
-        yield dialect.fts_insert, (text_id, words), "none"
+        yield fts_insert, (text_id, words), "none"
 
 
 def _blobs(tid: int, thread_id: str) -> q.Program[set[tuple[str, str, str]]]:

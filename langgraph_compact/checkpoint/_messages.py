@@ -20,6 +20,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._cache import StoreCache, ThreadCache
 from langgraph_compact.checkpoint._check import (
+    DECODE_ERRORS,
     Where,
     corrupt,
     decoding,
@@ -36,7 +37,7 @@ from langgraph_compact.checkpoint._codec import (
     unpack_skeleton,
     unpack_text,
 )
-from langgraph_compact.checkpoint._fts import index_words
+from langgraph_compact.checkpoint._fts import index_words, word_filter
 from langgraph_compact.messages import message_digest, message_text
 
 __all__ = ["MessageStore", "Thread", "is_message_write", "tool_names"]
@@ -220,13 +221,36 @@ class MessageStore:
             nxt += 1
         yield q.INSERT_MESSAGE, msg_rows, "many"
         for digest, text in texts.items():
-            inserted = yield (
-                q.INSERT_TEXT,
-                (th.tid, digest, self.dialect.text_value(pack_text(text))),
-                "all",
-            )
-            if inserted:
-                yield self.dialect.fts_insert, (inserted[0][0], index_words(text)), "none"
+            yield from self.insert_text(th, digest, text)
+
+    def insert_text(self, th: Thread, digest: bytes, text: str) -> q.Program[None]:
+        """Store a text once per thread, with its words (FTS5, or the row's word filter)."""
+        packed = self.dialect.text_value(pack_text(text))
+        if self.dialect.fts_insert is None:
+            params = (th.tid, digest, packed, word_filter(text))
+            yield q.INSERT_FILTERED_TEXT, params, "none"
+            return
+        inserted = yield q.INSERT_TEXT, (th.tid, digest, packed), "all"
+        if inserted:
+            yield self.dialect.fts_insert, (inserted[0][0], index_words(text)), "none"
+
+    def stale_word_filters(self, th: Thread, batch: int = 500) -> q.Program[list[str]]:
+        """A line for each text whose stored word filter is not the one its text gives
+        (a text that does not decode is left out: its messages report it)."""
+        stale: list[str] = []
+        last = 0
+        while self.dialect.word_filter and (
+            rows := (yield q.SELECT_TEXT_FILTERS, (th.tid, last, batch), "all")
+        ):
+            for text_id, packed, stored in rows:
+                last = int(text_id)
+                try:
+                    expected = word_filter(unpack_text(bytes(packed)))
+                except DECODE_ERRORS:
+                    continue
+                if (None if stored is None else bytes(stored)) != expected:
+                    stale.append(f"text row {last}'s word filter is not its text's")
+        return stale
 
     def load_messages(
         self, th: Thread, seqs: Sequence[int], where: Where

@@ -8,15 +8,21 @@ refused with ``SchemaVersionError``; an older one is brought forward on open.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from langgraph_compact.checkpoint._check import Where, corrupt
+from langgraph_compact.checkpoint import _sql as q
+from langgraph_compact.checkpoint._check import DECODE_ERRORS, Where, corrupt
+from langgraph_compact.checkpoint._codec import unpack_text
+from langgraph_compact.checkpoint._fts import word_filter
 from langgraph_compact.checkpoint._legacy import convert_v4
 from langgraph_compact.checkpoint._sql import Dialect, Program
 from langgraph_compact.errors import SchemaVersionError
 
 __all__ = ["MIGRATIONS", "Migration", "migrate"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -223,7 +229,37 @@ MIGRATIONS: list[Migration] = [
             )
         },
     ),
+    # Each text's words become a word filter in its own row (``_fts``): about 100
+    # bytes for a 2 KB tool output, where the words took 597 in a row and a table of
+    # their own. Dropping the table makes a process of an older version still running
+    # fail at its next text instead of writing words no search reads. Filling the
+    # column rewrites every text row: the old versions stay until VACUUM reuses them.
+    Migration(
+        9,
+        "Postgres: each text's words as a word filter in its row (lgc_texts.words)",
+        {"postgres": ("ALTER TABLE lgc_texts ADD COLUMN words BYTEA", "DROP TABLE lgc_text_fts")},
+        lambda _dialect: _fill_word_filters(),
+        ("postgres",),
+    ),
 ]
+
+
+def _fill_word_filters(batch: int = 500) -> Program[None]:
+    """Compute the word filter of every stored text (a damaged one is left for verify)."""
+    last = 0
+    while True:
+        rows = yield q.SELECT_TEXTS_AFTER, (last, batch), "all"
+        if not rows:
+            return
+        filters = []
+        for text_id, packed in rows:
+            last = int(text_id)
+            try:
+                filters.append((word_filter(unpack_text(bytes(packed))), last))
+            except DECODE_ERRORS:
+                log.warning("text row %s does not decode; it is left out of searches", last)
+        if filters:
+            yield q.UPDATE_TEXT_FILTER, filters, "many"
 
 
 def migrate(dialect: Dialect, migrations: Sequence[Migration] = MIGRATIONS) -> Program[int]:

@@ -18,7 +18,8 @@ Tables (``tid`` is a thread's number in ``lgc_threads``; every stored row carrie
 - ``lgc_blobs``: one value per ``(channel, version)``; message lists as ref lists.
 - ``lgc_writes``: one row per ``(checkpoint, task)`` with all its pending writes.
 - ``lgc_messages`` / ``lgc_texts`` / ``lgc_text_fts``: each message once per thread,
-  its text once per content, the text's words in a contentless FTS5 index.
+  its text once per content, the text's words in a contentless FTS5 index (Postgres:
+  a word filter in the text's row, ``lgc_texts.words``; no ``lgc_text_fts``).
 """
 
 from __future__ import annotations
@@ -247,6 +248,13 @@ INSERT_MESSAGE = """INSERT INTO lgc_messages (tid, seq, message_id, digest, role
     type, skeleton, content_in_text, chk) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 INSERT_TEXT = """INSERT INTO lgc_texts (tid, digest, text) VALUES (?, ?, ?)
     ON CONFLICT DO NOTHING RETURNING text_id"""
+INSERT_FILTERED_TEXT = """INSERT INTO lgc_texts (tid, digest, text, words) VALUES (?, ?, ?, ?)
+    ON CONFLICT DO NOTHING RETURNING text_id"""
+SELECT_TEXTS_AFTER = """SELECT text_id, text FROM lgc_texts
+    WHERE text_id > ? ORDER BY text_id LIMIT ?"""
+UPDATE_TEXT_FILTER = "UPDATE lgc_texts SET words = ? WHERE text_id = ?"
+SELECT_TEXT_FILTERS = """SELECT text_id, text, words FROM lgc_texts
+    WHERE tid = ? AND text_id > ? ORDER BY text_id LIMIT ?"""
 SELECT_MESSAGES = (
     f"SELECT {_MESSAGE_COLUMNS} {_MESSAGE_JOIN} WHERE m.tid = ? AND m.seq IN ({{marks}})"
 )
@@ -300,9 +308,11 @@ COPY_THREAD = (
         FROM lgc_writes WHERE tid = ?""",
     """INSERT INTO lgc_messages SELECT ?, seq, message_id, digest, role, tool_names, type,
         skeleton, content_in_text, chk FROM lgc_messages WHERE tid = ?""",
-    """INSERT INTO lgc_texts (tid, digest, text)
-        SELECT ?, digest, text FROM lgc_texts WHERE tid = ? ORDER BY text_id""",
 )
+COPY_TEXTS = """INSERT INTO lgc_texts (tid, digest, text)
+    SELECT ?, digest, text FROM lgc_texts WHERE tid = ? ORDER BY text_id"""
+COPY_FILTERED_TEXTS = """INSERT INTO lgc_texts (tid, digest, text, words)
+    SELECT ?, digest, text, words FROM lgc_texts WHERE tid = ? ORDER BY text_id"""
 SELECT_ANY_ROW = """SELECT 1 FROM lgc_messages WHERE tid = ?
     UNION ALL SELECT 1 FROM lgc_heads WHERE tid = ?
     UNION ALL SELECT 1 FROM lgc_checkpoints WHERE tid = ? LIMIT 1"""

@@ -125,7 +125,8 @@ def _filtered(
     store: CheckpointStore, th: Thread, role: str | None, tool_name: str | None, text: str | None
 ) -> q.Program[tuple[set[int] | None, SearchTerms | None]]:
     """Message numbers passing the role, tool and indexed-text filters (``None``: all),
-    and the query terms when blob-like runs are still to be matched by scanning."""
+    and the query terms when each candidate's text is still to be checked: for blob-like
+    runs, and behind a word filter (which only narrows) for the words too."""
     allowed: set[int] | None = None
     if role or tool_name:
         want = f"|{tool_name}|" if tool_name else None
@@ -147,10 +148,11 @@ def _filtered(
         return set(), None
     if terms.match is not None:
         sql = q.SELECT_FTS_FILTER.format(fts=store.dialect.fts_filter)
-        rows = yield sql, (th.tid, terms.match, th.tid), "all"
+        rows = yield sql, (th.tid, store.dialect.search_param(terms), th.tid), "all"
         hits = {int(r[0]) for r in rows}
         allowed = hits if allowed is None else allowed & hits
-    return allowed, terms if terms.scan else None
+    checked = bool(terms.scan) or (store.dialect.word_filter and bool(terms.words))
+    return allowed, terms if checked else None
 
 
 def history_program(
@@ -203,7 +205,12 @@ def history_program(
         i = window.stop
         if scan is not None and found:
             msgs = yield from store.load_messages(th, [seqs[j] for j in found], where)
-            found = [j for j, m in zip(found, msgs, strict=True) if scan.matches(message_text(m))]
+            words = store.dialect.word_filter
+            found = [
+                j
+                for j, m in zip(found, msgs, strict=True)
+                if scan.matches(message_text(m), words=words)
+            ]
         picks += found
     has_more = len(picks) > limit
     picks = picks[:limit]

@@ -45,7 +45,6 @@ from langgraph_compact.checkpoint._codec import (
     decode_writes,
     encode_writes,
     key,
-    pack_text,
     unkey,
     unpack_text,
 )
@@ -173,13 +172,7 @@ def redact_program(
     if updates:
         yield q.UPDATE_MESSAGE, updates, "many"
         for digest, new_text in texts.items():
-            inserted = yield (
-                q.INSERT_TEXT,
-                (th.tid, digest, store.dialect.text_value(pack_text(new_text))),
-                "all",
-            )
-            if inserted:
-                yield store.dialect.fts_insert, (inserted[0][0], index_words(new_text)), "none"
+            yield from store.insert_text(th, digest, new_text)
         yield from _drop_texts(store, th, old_digests)
     scrub = Scrubber.build(ids, old_digests, text, originals)
     rewritten = yield from _scrub_values(store, th, scrub)
@@ -218,10 +211,12 @@ def _drop_texts(store: CheckpointStore, th: Thread, digests: list[bytes]) -> q.P
         return
     sql = q.SELECT_TEXTS_BY_DIGESTS.format(marks=q.marks(len(unused)))
     old = yield sql, (th.tid, *unused), "all"
-    for text_id, packed in old:
-        with decoding(Where(th.thread_id), f"text row {text_id}"):
-            words = index_words(unpack_text(packed))
-        yield store.dialect.fts_delete, (text_id, words), "none"
+    fts_delete = store.dialect.fts_delete
+    if fts_delete is not None:
+        for text_id, packed in old:
+            with decoding(Where(th.thread_id), f"text row {text_id}"):
+                words = index_words(unpack_text(packed))
+            yield fts_delete, (text_id, words), "none"
     yield q.DELETE_TEXT, [(tid,) for tid, _ in old], "many"
     # FTS5 'delete' only adds a tombstone entry; merging the segments drops the old terms.
     yield store.dialect.fts_purge, (), "none"

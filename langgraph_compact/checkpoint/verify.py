@@ -1,13 +1,11 @@
 """``verify``: the fsck of a compact saver's database, as one read-only program.
 
-For each thread it checks every row against its stored check and decodes it; that
-every checkpoint's parent exists; that every value a checkpoint names exists; that
-every ref-list chain resolves link by link (its Merkle checks) to message rows that
-exist; that every pending write's messages exist and each checkpoint has as many
-writes rows as tasks that wrote; that each namespace's head record names its newest
-checkpoint and counts them; that no text row is left without a message. For the
-whole file it adds the backend's structural check (SQLite ``quick_check``) and the
-full-text index's own integrity check.
+Per thread: every row against its stored check, decoded; every checkpoint's parent and
+every value it names exist; every ref-list chain resolves link by link (its Merkle
+checks) to message rows that exist; every pending write's messages exist, and each
+checkpoint has as many writes rows as tasks that wrote; each head record names its
+namespace's newest checkpoint and counts them; every text row has a message and
+(Postgres) its text's word filter. Per file: the backend's structural check and FTS5's.
 """
 
 from __future__ import annotations
@@ -168,6 +166,8 @@ def _thread(store: CheckpointStore, name: str, tally: _Tally) -> q.Program[None]
     with tally.catching():
         for (text_id,) in (yield q.SELECT_UNUSED_TEXTS, (th.tid,), "all"):
             tally.add("orphan", Where(th.thread_id), f"text row {text_id} is used by no message")
+    for what in (yield from store.stale_word_filters(th)):
+        tally.add("damaged", Where(th.thread_id), what)
 
 
 def _messages(store: CheckpointStore, th: Thread, seqs: set[int], tally: _Tally) -> q.Program[None]:

@@ -138,12 +138,11 @@ class Backend:
             ).fetchall()
             for (table,) in tables:
                 for row in pg.execute(f"SELECT * FROM {table}"):
-                    yield table, tuple(str(v) if table == "lgc_text_fts" else v for v in row)
+                    yield table, tuple(row)
 
     def query_vocabulary(self) -> list[tuple[str]]:
-        """Every term the full-text index holds (``fts5vocab``; Postgres: the stored words)."""
-        if self.postgres:
-            return [(str(w),) for (w,) in self.query(_PG_TERMS)]
+        """Every term the FTS5 index holds (SQLite; Postgres stores word filters only)."""
+        assert not self.postgres, "Postgres keeps no words, only each text's word filter"
         conn = sqlite3.connect(self.path)
         try:
             conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, lgc_text_fts, row)")
@@ -180,6 +179,3 @@ class Backend:
             for p in sorted(self.path.parent.glob(self.path.name + "*"))
             if p.is_file()
         )
-
-
-_PG_TERMS = "SELECT DISTINCT unnest(string_to_array(terms, ' ')) AS w FROM lgc_text_fts ORDER BY 1"

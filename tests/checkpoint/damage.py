@@ -261,7 +261,6 @@ _PG_TABLES = (
     "lgc_writes",
     "lgc_messages",
     "lgc_texts",
-    "lgc_text_fts",
     "lgc_redactions",
 )
 """The tables a Postgres case restores (the schema version stays)."""

@@ -23,6 +23,7 @@ from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 from langgraph_compact.checkpoint import AsyncCompactPostgresSaver, CompactPostgresSaver
 from langgraph_compact.checkpoint._check import Where
+from langgraph_compact.checkpoint._fts import word_filter
 from langgraph_compact.checkpoint._retry import RetryPolicy
 from langgraph_compact.checkpoint._schema import MIGRATIONS, migrate
 from langgraph_compact.checkpoint._sql import POSTGRES, Program, Replayable
@@ -59,48 +60,75 @@ def test_a_schema_5_database_loses_its_gin_index_and_still_finds_words(tmp_path:
     assert "lgc_text_fts_words" not in _indexes(dsn)
 
 
-def _terms(dsn: str) -> list[str]:
+def _filters(dsn: str) -> list[tuple[int, bytes | None]]:
     with psycopg.connect(dsn) as conn:
-        rows = conn.execute("SELECT terms FROM lgc_text_fts ORDER BY text_id").fetchall()
-    return [r[0] for r in rows]
+        rows = conn.execute("SELECT text_id, words FROM lgc_texts ORDER BY text_id").fetchall()
+    return [(int(i), None if w is None else bytes(w)) for i, w in rows]
 
 
-def test_a_schema_7_database_keeps_its_words_as_plain_text(tmp_path: Path) -> None:
+def test_a_schema_8_database_gets_word_filters_and_still_finds_words(tmp_path: Path) -> None:
     dsn = schema_dsn(tmp_path)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
         graph = build_graph(saver)
         for turn in range(3):
             graph.invoke(turn_input(turn), _cfg("t"))
-    terms = _terms(dsn)
-    assert any("module" in t.split() for t in terms)
-    assert all(t == " ".join(sorted(set(t.split()))) for t in terms)  # distinct, in order
-    with psycopg.connect(dsn, autocommit=True) as conn:  # the same rows as schema 7 wrote them
-        conn.execute("ALTER TABLE lgc_text_fts RENAME COLUMN terms TO words")
-        conn.execute(
-            "ALTER TABLE lgc_text_fts ALTER COLUMN words TYPE TSVECTOR "
-            "USING strip(to_tsvector('simple', words))"
-        )
-        conn.execute("DELETE FROM lgc_schema_version WHERE version > 7")
+    written = _filters(dsn)
+    assert len(written) >= 6 and all(w for _, w in written)
+    with psycopg.connect(dsn, autocommit=True) as conn:  # the same texts as schema 8 held them
+        conn.execute("CREATE TABLE lgc_text_fts (text_id BIGINT PRIMARY KEY, terms TEXT NOT NULL)")
+        conn.execute("INSERT INTO lgc_text_fts SELECT text_id, 'some words' FROM lgc_texts")
+        conn.execute("ALTER TABLE lgc_texts DROP COLUMN words")
+        conn.execute("DELETE FROM lgc_schema_version WHERE version > 8")
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
         page = saver.history("t", text="module 1")
         assert [item.message.content for item in page.items] == ["please read module 1"]
-    assert _terms(dsn) == terms
+        assert saver.verify().ok
+    assert _filters(dsn) == written  # what the migration computed is what a write stores
+    assert "lgc_text_fts" not in _tables(dsn)
 
 
-def test_a_process_of_schema_7_still_running_fails_instead_of_writing_tsvector_text(
-    tmp_path: Path,
+def _tables(dsn: str) -> set[str]:
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+    return {r[0] for r in rows}
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "INSERT INTO lgc_text_fts (text_id, words) VALUES (1, to_tsvector('simple', 'a'))",
+        "SELECT 1 FROM lgc_text_fts f WHERE f.words @@ plainto_tsquery('simple', 'a')",
+        "INSERT INTO lgc_text_fts (text_id, terms) VALUES (1, 'a')",
+        "SELECT 1 FROM lgc_text_fts f WHERE strpos(' ' || f.terms || ' ', ' a ') > 0",
+    ],
+)
+def test_a_process_of_schema_7_or_8_still_running_fails_instead_of_writing_words(
+    tmp_path: Path, old: str
 ) -> None:
     dsn = schema_dsn(tmp_path)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
         saver.setup()
-    with psycopg.connect(dsn) as conn:
-        for old in (
-            "INSERT INTO lgc_text_fts (text_id, words) VALUES (1, to_tsvector('simple', 'a'))",
-            "SELECT 1 FROM lgc_text_fts f WHERE f.words @@ plainto_tsquery('simple', 'a')",
-        ):
-            with pytest.raises(errors.UndefinedColumn):
-                conn.execute(old)
-            conn.rollback()
+    with psycopg.connect(dsn) as conn, pytest.raises(errors.UndefinedTable):
+        conn.execute(old)
+
+
+def test_a_damaged_word_filter_is_reported_and_never_hides_a_match(tmp_path: Path) -> None:
+    dsn = schema_dsn(tmp_path)
+    with CompactPostgresSaver.from_conn_string(dsn) as saver:
+        graph = build_graph(saver)
+        for turn in range(3):
+            graph.invoke(turn_input(turn), _cfg("d"))
+        with psycopg.connect(dsn, autocommit=True) as conn:  # every bit set: all candidates
+            conn.execute("UPDATE lgc_texts SET words = decode(repeat('ff', 64), 'hex')")
+        page = saver.history("d", text="module 1")
+        assert [item.message.content for item in page.items] == ["please read module 1"]
+        report = saver.verify()
+    assert not report.ok
+    assert {p.kind for p in report.problems} == {"damaged"}
+    assert all("word filter" in p.detail and p.thread_id == "d" for p in report.problems)
+    assert len(report.problems) == len(_filters(dsn))
 
 
 @pytest.mark.parametrize(
@@ -115,8 +143,9 @@ def test_a_process_of_schema_7_still_running_fails_instead_of_writing_tsvector_t
         ("100%", ["alpha beta_gamma 100% done"]),
         ("done done alpha", ["alpha beta_gamma 100% done"]),  # a repeated word
         ("betagamma", ["a%c x_y betagamma"]),
-        ("²", []),  # a word the parser drops: nothing matches, as with @@
-        ("again ² alpha", ["ALPHA again"]),
+        ("²", []),  # a word no text holds
+        ("again ² alpha", []),  # every word must be there (as in SQLite's FTS5)
+        ("Again ALPHA", ["ALPHA again"]),  # case-insensitive
     ],
 )
 def test_a_text_matches_when_its_words_hold_every_word_of_the_query(
@@ -133,7 +162,7 @@ def test_a_text_matches_when_its_words_hold_every_word_of_the_query(
     assert [item.message.content for item in page.items] == found
 
 
-def test_a_text_with_more_words_than_a_tsvector_holds_is_stored_and_found(
+def test_a_text_of_200_000_distinct_words_is_stored_and_found(
     tmp_path: Path,
 ) -> None:
     from langchain_core.messages import HumanMessage
@@ -148,10 +177,10 @@ def test_a_text_with_more_words_than_a_tsvector_holds_is_stored_and_found(
         found = [len(i.message.content) for i in saver.history("big", text="w199999 W7").items]
         assert found == [len(big), len(small)]
         assert saver.history("big", text="w200000").items == []
-    terms = _terms(dsn)
-    big_terms = max(terms, key=len).split()
-    assert len(big_terms) == 200_000 and big_terms == sorted(big_terms)  # distinct, bytewise
-    assert "and only w199999 w7 wz" in terms  # the small text, parsed whole
+        assert saver.verify().ok
+    filters = {w for _, w in _filters(dsn)}
+    assert len(word_filter(big) or b"") == 200_000  # a byte a word
+    assert word_filter(big) in filters and word_filter(small) in filters
 
 
 def test_search_works_without_standard_conforming_strings(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.graph import START, MessagesState, StateGraph
 
 from langgraph_compact.checkpoint import CompactSaverBase, CompactSqliteSaver
-from langgraph_compact.checkpoint._codec import decode_writes
+from langgraph_compact.checkpoint._codec import decode_writes, unpack_text
+from langgraph_compact.checkpoint._fts import text_words, word_filter
 from langgraph_compact.checkpoint._refs import decode_link
 from langgraph_compact.errors import CompactError, SaverArgumentError
 
@@ -105,6 +106,32 @@ def test_a_task_writes_one_row_and_small_values_stay_in_the_checkpoint(
     )
 
 
+def test_search_finds_exactly_the_texts_holding_every_word_of_the_query(
+    backend: Backend,
+) -> None:
+    # Few words, many texts: most texts hold some of a query's words and a word filter
+    # passes many that lack one, which the text check must then drop.
+    rng = random.Random(11)
+    vocab = ["alpha", "Beta", "GAMMA", "delta", "v2", "42", "x_y", "mod1.py", "a-b", "привет"]
+    vocab += ["ПРИВЕТ", "中文", "Δ", "eps"]
+    texts = [" ".join(rng.choices(vocab, k=rng.randint(1, 6))) for _ in range(40)]
+    builder = StateGraph(MessagesState)
+    builder.add_node("bot", lambda s: None)
+    builder.add_edge(START, "bot")
+    graph = builder.compile(checkpointer=backend.saver)
+    for i, text in enumerate(texts):
+        graph.invoke({"messages": [HumanMessage(text, id=f"h{i}")]}, _cfg("q"))
+
+    def words(text: str) -> set[str]:
+        return {w.lower() for w in re.findall(r"[^\W_]+", text)}
+
+    for _ in range(60):
+        query = " ".join(rng.sample(vocab, rng.randint(1, 3)))
+        want = [f"h{i}" for i, t in enumerate(texts) if words(t) >= words(query)]
+        got = [item.message.id for item in backend.saver.history("q", text=query).items]
+        assert got == want, query
+
+
 def test_blob_words_stay_out_of_the_index_and_are_still_found(backend: Backend) -> None:
     rng = random.Random(7)
     blob = base64.b64encode(rng.randbytes(600)).decode()
@@ -114,7 +141,15 @@ def test_blob_words_stay_out_of_the_index_and_are_still_found(backend: Backend) 
     builder.add_edge(START, "bot")
     graph = builder.compile(checkpointer=backend.saver)
     graph.invoke({"messages": [HumanMessage(f"attachment {blob} end", id="h1")]}, _cfg("b"))
-    terms = {t for (t,) in backend.query_vocabulary()}
+    if backend.postgres:  # each text row holds the filter of exactly its text's words
+        rows = [
+            (unpack_text(bytes(t)), w)
+            for t, w in backend.query("SELECT text, words FROM lgc_texts")
+        ]
+        assert all(bytes(w) == word_filter(text) for text, w in rows)
+        terms = set().union(*(text_words(text) for text, _ in rows))
+    else:
+        terms = {t for (t,) in backend.query_vocabulary()}
     token = max(re.findall(r"[A-Za-z0-9]+", blob), key=len)
     assert token.lower() not in terms and digest not in terms
     assert {"attachment", "end", "commit"} <= terms and len(terms) == 3
@@ -230,13 +265,11 @@ def test_delete_thread_removes_rows_and_index(backend: Backend) -> None:
         assert backend.scalar(f"SELECT COUNT(*) FROM {table} WHERE tid = ?", gone) == 0
     assert backend.saver.history("gone").items == []
     assert len(backend.saver.history("kept", text="mod1.py").items) == 1
-    # The contentless FTS index lost exactly the deleted thread's documents.
-    fts = (
-        "SELECT COUNT(*) FROM lgc_text_fts WHERE strpos(' ' || terms || ' ', ' mod1 ') > 0"
-        if backend.postgres
-        else "SELECT COUNT(*) FROM lgc_text_fts WHERE lgc_text_fts MATCH 'mod1'"
-    )
-    assert backend.scalar(fts) == 2  # "reading mod1" and its tool output, in "kept" only
+    if backend.postgres:  # the word filters went with the thread's text rows
+        assert backend.scalar("SELECT COUNT(*) FROM lgc_texts WHERE tid = ?", gone) == 0
+    else:  # the contentless FTS index lost exactly the deleted thread's documents
+        fts = "SELECT COUNT(*) FROM lgc_text_fts WHERE lgc_text_fts MATCH 'mod1'"
+        assert backend.scalar(fts) == 2  # "reading mod1" and its tool output, in "kept" only
     _run(backend.saver, "gone", range(2))  # the id can be used again, from scratch
     assert len(build_graph(backend.saver).get_state(_cfg("gone")).values["messages"]) == 6
 
