@@ -22,7 +22,7 @@ Changing these rules changes what an index entry holds: it needs a migration tha
 rebuilds the index (a contentless index is deleted from with the words it was given).
 
 On Postgres a text's words are not stored at all: the text row holds a *word filter*, a
-Bloom filter of its distinct lower-cased words (``FILTER_BITS_PER_WORD`` bits a word,
+Bloom filter of its distinct case-folded words (``FILTER_BITS_PER_WORD`` bits a word,
 ``FILTER_PROBES`` bits set per word; about 100 bytes for a 2 KB tool output, where the
 words as sorted text took 600). A search keeps the texts whose filter has every bit of
 every query word set (about 2% of the texts lacking a word pass anyway), then reads each
@@ -101,12 +101,17 @@ def index_words(text: str) -> str:
 
 
 def text_words(text: str) -> set[str]:
-    """The distinct words a search compares: ``index_words``, lower-cased."""
-    return {w.lower() for w in _WORD.findall(_split(text)[0])}
+    """The distinct words a search compares: those of the case-folded text, blob-like
+    runs left out (queries are split the same way).
+
+    Folding is per character (``str.casefold``), so every word is a substring of the
+    folded text: the cheap test ``SearchTerms.matches`` runs first.
+    """
+    return set(_WORD.findall(_split(text)[0].casefold()))
 
 
 def probes(word: str) -> list[int]:
-    """The filter bits of a lower-cased word, modulo the filter's size in bits.
+    """The filter bits of a case-folded word, modulo the filter's size in bits.
 
     Double hashing of a 128-bit BLAKE2b digest; each value is below 2**63, so SQL takes
     it as a ``BIGINT`` and reduces it by the row's own filter size.
@@ -144,7 +149,7 @@ class SearchTerms:
         match: the FTS5 query for the indexed words, each double-quoted so FTS5
             operators, column filters, quotes and SQL metacharacters are inert; ``None``
             when the query has no indexed word.
-        words: the indexed words, lower-cased and distinct (what a word filter tests).
+        words: the indexed words, case-folded and distinct (what a word filter tests).
         scan: the blob-like runs, lowercased, that each candidate's text must contain.
         empty: the query has no word at all (only punctuation): nothing matches.
     """
@@ -153,7 +158,7 @@ class SearchTerms:
         rest, runs = _split(text)
         words = _WORD.findall(rest)
         self.match: str | None = " ".join(f'"{w}"' for w in words) or None
-        self.words: tuple[str, ...] = tuple(dict.fromkeys(w.lower() for w in words))
+        self.words: tuple[str, ...] = tuple(dict.fromkeys(_WORD.findall(rest.casefold())))
         self.scan: tuple[str, ...] = tuple(r.lower() for r in runs)
         self.empty = not words and not runs
 
@@ -167,7 +172,10 @@ class SearchTerms:
         low = text.lower()
         if not all(r in low for r in self.scan):
             return False
-        return not words or text_words(text).issuperset(self.words)
+        if not words:
+            return True
+        folded = text.casefold()  # a word missing from the text is missing here too
+        return all(w in folded for w in self.words) and text_words(text).issuperset(self.words)
 
 
 def search_terms(text: str) -> SearchTerms:

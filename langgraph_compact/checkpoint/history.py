@@ -204,6 +204,9 @@ def history_program(
         found = [j for j in window if allowed is None or seqs[j] in allowed]
         i = window.stop
         if scan is not None and found:
+            need = limit + 1 - len(picks)  # read no more candidates than the page can take
+            if len(found) > need:
+                found, i = found[:need], found[need - 1] + 1
             msgs = yield from store.load_messages(th, [seqs[j] for j in found], where)
             words = store.dialect.word_filter
             found = [
