@@ -56,6 +56,10 @@ class Dialect:
     text_bytes: bool = False
     word_filter: bool = False
 
+    def __post_init__(self) -> None:
+        if self.word_filter != (self.fts_insert is None):
+            raise ValueError(f"dialect {self.name}: words go to fts_insert or a word filter")
+
     def search_param(self, terms: SearchTerms) -> str | list[int]:
         """The query parameter of ``fts_filter``: an FTS5 string, or the filter bits."""
         return terms.probes() if self.word_filter else str(terms.match)

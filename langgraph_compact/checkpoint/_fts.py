@@ -60,6 +60,7 @@ _HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
 _DIGIT = re.compile(r"[0-9]")
 _LETTER = re.compile(r"[A-Za-z]")
 _KIND_RUNS = re.compile(r"[A-Z]+|[a-z]+|[0-9]+")
+_MARKS = re.compile("[\u0300-\u036f]")
 
 
 def is_blob_run(run: str) -> bool:
@@ -100,18 +101,23 @@ def index_words(text: str) -> str:
     return " ".join(_WORD.findall(_split(text)[0]))
 
 
-def text_words(text: str) -> set[str]:
-    """The distinct words a search compares: those of the case-folded text, blob-like
-    runs left out (queries are split the same way).
+def _fold(text: str) -> str:
+    """Case-folded, without the combining marks folding adds (``İ`` folds to ``i`` and a
+    dot above): per character, so a word's fold is a substring of its text's fold."""
+    return _MARKS.sub("", text.casefold())
 
-    Folding is per character (``str.casefold``), so every word is a substring of the
-    folded text: the cheap test ``SearchTerms.matches`` runs first.
+
+def text_words(text: str) -> set[str]:
+    """The distinct words a search compares: ``index_words``, folded (``_fold``).
+
+    Word filters hold these, so changing them (or the Unicode tables of the Python that
+    computes them) needs a migration that computes every filter again.
     """
-    return set(_WORD.findall(_split(text)[0].casefold()))
+    return {_fold(w) for w in _WORD.findall(_split(text)[0])}
 
 
 def probes(word: str) -> list[int]:
-    """The filter bits of a case-folded word, modulo the filter's size in bits.
+    """The filter bits of a folded word, modulo the filter's size in bits.
 
     Double hashing of a 128-bit BLAKE2b digest; each value is below 2**63, so SQL takes
     it as a ``BIGINT`` and reduces it by the row's own filter size.
@@ -149,7 +155,7 @@ class SearchTerms:
         match: the FTS5 query for the indexed words, each double-quoted so FTS5
             operators, column filters, quotes and SQL metacharacters are inert; ``None``
             when the query has no indexed word.
-        words: the indexed words, case-folded and distinct (what a word filter tests).
+        words: the indexed words, folded and distinct (what a word filter tests).
         scan: the blob-like runs, lowercased, that each candidate's text must contain.
         empty: the query has no word at all (only punctuation): nothing matches.
     """
@@ -158,7 +164,7 @@ class SearchTerms:
         rest, runs = _split(text)
         words = _WORD.findall(rest)
         self.match: str | None = " ".join(f'"{w}"' for w in words) or None
-        self.words: tuple[str, ...] = tuple(dict.fromkeys(_WORD.findall(rest.casefold())))
+        self.words: tuple[str, ...] = tuple(dict.fromkeys(_fold(w) for w in words))
         self.scan: tuple[str, ...] = tuple(r.lower() for r in runs)
         self.empty = not words and not runs
 
@@ -174,7 +180,7 @@ class SearchTerms:
             return False
         if not words:
             return True
-        folded = text.casefold()  # a word missing from the text is missing here too
+        folded = _fold(text)  # a word missing from the text is missing here too
         return all(w in folded for w in self.words) and text_words(text).issuperset(self.words)
 
 

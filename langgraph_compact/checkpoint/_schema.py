@@ -233,7 +233,8 @@ MIGRATIONS: list[Migration] = [
     # bytes for a 2 KB tool output, where the words took 597 in a row and a table of
     # their own. Dropping the table makes a process of an older version still running
     # fail at its next text instead of writing words no search reads. Filling the
-    # column rewrites every text row: the old versions stay until VACUUM reuses them.
+    # column rewrites every text row (the old versions stay until VACUUM reuses them)
+    # under an exclusive lock: on a large store, upgrade when the workers are stopped.
     Migration(
         9,
         "Postgres: each text's words as a word filter in its row (lgc_texts.words)",

@@ -146,6 +146,8 @@ def test_a_damaged_word_filter_is_reported_and_never_hides_a_match(tmp_path: Pat
         ("²", []),  # a word no text holds
         ("again ² alpha", []),  # every word must be there (as in SQLite's FTS5)
         ("Again ALPHA", ["ALPHA again"]),  # case-insensitive
+        ("izmir", ["İzmir Straße"]),  # folded: İ is i, ß is ss
+        ("İZMİR STRASSE", ["İzmir Straße"]),
     ],
 )
 def test_a_text_matches_when_its_words_hold_every_word_of_the_query(
@@ -153,7 +155,7 @@ def test_a_text_matches_when_its_words_hold_every_word_of_the_query(
 ) -> None:
     from langchain_core.messages import HumanMessage
 
-    texts = ["alpha beta_gamma 100% done", "ALPHA again", "a%c x_y betagamma"]
+    texts = ["alpha beta_gamma 100% done", "ALPHA again", "a%c x_y betagamma", "İzmir Straße"]
     with CompactPostgresSaver.from_conn_string(schema_dsn(tmp_path)) as saver:
         graph = build_graph(saver)
         for i, text in enumerate(texts):
