@@ -13,6 +13,7 @@ from typing import Any, cast
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where, decoding, head_check
 from langgraph_compact.checkpoint._codec import key, unpack_text
+from langgraph_compact.checkpoint._fold import rehome
 from langgraph_compact.checkpoint._fts import index_words
 from langgraph_compact.checkpoint._lane import load_record, rewrite_lane
 from langgraph_compact.checkpoint._messages import Thread
@@ -106,13 +107,17 @@ def delete_for_runs(store: CheckpointStore, run_ids: Sequence[str]) -> q.Program
     for tid, ns in lanes:  # decoded first: the deltas after a deleted row need its base
         names = yield q.SELECT_THREAD_BY_TID, (tid,), "all"
         th = cast(Thread, (yield from store.thread(str(names[0][0]))))  # rows outlive runs
-        before[(tid, ns)] = (th, (yield from _lane_rows(store, th, ns)))
+        gone = {c for t, n, c in keys if t == tid and n == ns}
+        kept = []  # with the lists whose chains pass through a deleted row stored whole
+        for row, record in (yield from _lane_rows(store, th, ns)):
+            if str(row[0]) not in gone:
+                kept.append((row, (yield from rehome(store, th, ns, str(row[0]), record, gone))))
+        before[(tid, ns)] = (th, kept)
     yield q.DELETE_CHECKPOINT_WRITES, [(t, n, key(c)) for t, n, c in keys], "many"
     yield q.DELETE_CHECKPOINT, keys, "many"
     for tid, ns in lanes:
-        th, rows = before[(tid, ns)]
+        th, kept = before[(tid, ns)]
         gone = {c for t, n, c in keys if t == tid and n == ns}
-        kept = [(row, record) for row, record in rows if str(row[0]) not in gone]
         orphans = {str(row[0]): None for row, record in kept if record.parent in gone}
         yield from rewrite_lane(store, th, ns, kept, orphans)
         yield from _set_head(th, ns)
@@ -184,6 +189,8 @@ def _keep_latest(store: CheckpointStore, th: Thread, ns: str) -> q.Program[None]
             "Use strategy='delete', or copy the state into a new thread first."
         )
     keys = [(th.tid, ns, str(r[0])) for r, _ in rows if r is not head_row]
+    head = yield from rehome(store, th, ns, str(head_row[0]), head)  # its lists, whole
+    yield q.CLEAR_LINK, (th.tid, ns, str(head_row[0])), "none"
     if keys:
         yield q.DELETE_CHECKPOINT_WRITES, [(t, n, key(c)) for t, n, c in keys], "many"
         yield q.DELETE_CHECKPOINT, keys, "many"

@@ -38,6 +38,9 @@ class Dialect:
             say whether the old bytes could be removed (SQLite: a WAL checkpoint).
         on_open: run once per connection, outside a transaction, before migrating.
         integrity_check: a whole-database structural check (``verify``).
+        link_chain: a folded ref-list chain, head first (``_refs``; params: ``tid``,
+            ``checkpoint_ns``, the head's row, ``tid``, ``checkpoint_ns``, a limit); each
+            base's row is found from its ``_codec.id_key`` in ``link_base``.
         text_bytes: ``lgc_texts.text`` holds bytes only (see ``text_value``).
         word_filter: ``lgc_texts.words`` holds each text's word filter (``_fts``), and
             ``fts_filter`` keeps candidates, which the caller checks word by word.
@@ -53,6 +56,7 @@ class Dialect:
     after_redaction: str
     on_open: tuple[str, ...]
     integrity_check: str
+    link_chain: str
     text_bytes: bool = False
     word_filter: bool = False
 
@@ -73,6 +77,20 @@ class Dialect:
     def prepare(self, statement: str) -> str:
         """``statement`` with ``?`` markers rewritten for this driver."""
         return statement if self.placeholder == "?" else _rewrite(statement, self.placeholder)
+
+
+def _link_chain(id_text: str) -> str:
+    """The folded-chain query, with ``id_text`` (``{x}``: an ``id_key``) as SQL text."""
+    base = id_text.format(x="chain.base")
+    return f"""WITH RECURSIVE chain(cid, link, base, n) AS (
+        SELECT checkpoint_id, link, link_base, 0 FROM lgc_checkpoints
+        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?
+    UNION ALL
+        SELECT c.checkpoint_id, c.link, c.link_base, chain.n + 1
+        FROM chain JOIN lgc_checkpoints c ON c.tid = ? AND c.checkpoint_ns = ?
+            AND c.checkpoint_id = {base}
+        WHERE chain.n < ?
+    ) SELECT cid, link, base FROM chain ORDER BY n"""
 
 
 @lru_cache(maxsize=512)
@@ -103,6 +121,12 @@ SQLITE = Dialect(
         "PRAGMA secure_delete = ON",
     ),
     integrity_check="PRAGMA quick_check",
+    link_chain=_link_chain(
+        "(CASE WHEN substr({x}, 1, 1) = x'01' THEN lower(substr(hex({x}), 3, 8) || '-' || "
+        "substr(hex({x}), 11, 4) || '-' || substr(hex({x}), 15, 4) || '-' || "
+        "substr(hex({x}), 19, 4) || '-' || substr(hex({x}), 23, 12)) "
+        "ELSE CAST(substr({x}, 2) AS TEXT) END)"
+    ),
 )
 
 
@@ -133,6 +157,12 @@ POSTGRES = Dialect(
     integrity_check="""SELECT CASE WHEN COUNT(*) = 0 THEN 'ok'
         ELSE COUNT(*) || ' texts hold a word filter of no bytes' END
         FROM lgc_texts WHERE octet_length(words) = 0""",
+    # uuid's text form is LangGraph's: lower case, 8-4-4-4-12.
+    link_chain=_link_chain(
+        "(CASE WHEN get_byte({x}, 0) = 1 THEN "
+        "CAST(CAST(encode(substring({x} FROM 2), 'hex') AS UUID) AS TEXT) "
+        """ELSE convert_from(substring({x} FROM 2), 'UTF8') END COLLATE "C")"""
+    ),
     text_bytes=True,
     word_filter=True,
 )

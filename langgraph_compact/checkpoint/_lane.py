@@ -208,16 +208,22 @@ def advance_head(
 
 
 def check_count(th: Thread, ns: str, where: Where) -> q.Program[None]:
-    """Raise if the namespace holds fewer checkpoints than its head record counts.
+    """Raise if the namespace holds fewer checkpoints than its head record counts, or a
+    row that fails its check.
 
-    Run when a checkpoint is not found, so a deleted row is not taken for one that
-    never existed.
+    Run when a checkpoint is not found, so a deleted row, or one whose id was damaged,
+    is not taken for one that never existed.
     """
     head = yield from read_head(th, ns)
     rows = yield q.SELECT_LANE_SUMMARY, (th.tid, ns), "all"
     if head is not None and head[1] != int(rows[0][1]):
         lost = head[1] - int(rows[0][1])
         raise corrupt(where, f"not found, and {lost} of its namespace's rows are missing")
+    # A damaged key hides a row under another id: every row's check covers its id.
+    lane = yield q.SELECT_LANE_CHECKPOINTS, (th.tid, ns), "all"
+    for cid, run_id, payload, _tasks, stored in lane:
+        if stored != checkpoint_check(ns, cid, run_id, payload):
+            raise corrupt(where, f"not found, and row {cid!r} of its namespace fails its check")
 
 
 def read_head(th: Thread, ns: str) -> q.Program[tuple[str, int] | None]:

@@ -21,11 +21,19 @@ from langgraph_compact.checkpoint._refs import (
     MAX_CHAIN,
     RefChain,
     RefLink,
+    chain_from_links,
     chain_from_rows,
     materialize,
 )
 
-__all__ = ["ListWrite", "is_message_list", "load_list", "resolve_list", "store_list"]
+__all__ = [
+    "ListWrite",
+    "fetch_chain",
+    "is_message_list",
+    "load_list",
+    "resolve_list",
+    "store_list",
+]
 
 
 def is_message_list(value: object) -> bool:
@@ -46,9 +54,18 @@ class ListWrite:
 
 
 def store_list(
-    store: MessageStore, th: Thread, ns: str, channel: str, version: str, value: object
+    store: MessageStore,
+    th: Thread,
+    ns: str,
+    channel: str,
+    version: str,
+    value: object,
+    row: str | None = None,
 ) -> q.Program[ListWrite | None]:
-    """Store a channel value as a ref list; ``None`` when it is not a message list."""
+    """Store a channel value as a ref list; ``None`` when it is not a message list.
+
+    ``row``: a new link is folded into that checkpoint row (see ``_refs``).
+    """
     if not isinstance(value, list) or not value or not isinstance(value[0], BaseMessage):
         return None
     messages: list[BaseMessage] = value
@@ -63,7 +80,7 @@ def store_list(
                 return None
             store.cache.touch(th.tid)
             new = yield from store.store_messages(th, tail)
-            link = chain.append(version, new, tail)
+            link = chain.append(version, new, tail, row)
             store.cache.put_chain(th.cache, chain)
             return ListWrite(link, True)
     if not _all_messages(messages):  # type: ignore[arg-type]
@@ -73,9 +90,9 @@ def store_list(
     if chains:
         best = chains[0]
         fork = RefChain(ns, channel, list(best.links), best.seqs, best.objects, list(best.common))
-        link = fork.advance(version, seqs, messages, _shared(best.seqs, seqs))
+        link = fork.advance(version, seqs, messages, _shared(best.seqs, seqs), row)
     else:
-        fork, link = RefChain.start(ns, channel, version, seqs, messages)
+        fork, link = RefChain.start(ns, channel, version, seqs, messages, row)
     store.cache.put_chain(th.cache, fork)
     return ListWrite(link, True)
 
@@ -88,22 +105,40 @@ def _shared(a: list[int], b: list[int]) -> int:
     return next(i for i in range(n) if a[i] != b[i])
 
 
-def _fetch_chain(
-    th: Thread, ns: str, channel: str, version: str, where: Where
+def fetch_chain(
+    store: MessageStore,
+    th: Thread,
+    ns: str,
+    channel: str,
+    version: str,
+    where: Where,
+    row: str | None = None,
 ) -> q.Program[list[RefLink]]:
+    """A stored chain, verified, root first: folded from checkpoint ``row``, or else the
+    ``lgc_blobs`` rows from ``version``."""
+    if row is not None:
+        at_row = (th.tid, ns, row, th.tid, ns, MAX_CHAIN)
+        rows = yield store.dialect.link_chain, at_row, "all"
+        return chain_from_links(where.at(channel=channel), ns, channel, version, rows)
     params = (th.tid, ns, key(version), channel, th.tid, ns, channel, MAX_CHAIN)
     rows = yield q.SELECT_REF_CHAIN, params, "all"
     return chain_from_rows(where.at(channel=channel), ns, channel, rows)
 
 
 def resolve_list(
-    store: MessageStore, th: Thread, ns: str, channel: str, version: str, where: Where
+    store: MessageStore,
+    th: Thread,
+    ns: str,
+    channel: str,
+    version: str,
+    where: Where,
+    row: str | None = None,
 ) -> q.Program[list[int]]:
     """The message numbers of a stored ref list (verified), without loading messages."""
     for chain in store.cache.chains(th.cache, ns, channel):
         if chain.head.version == version:
             return chain.seqs
-    links = yield from _fetch_chain(th, ns, channel, version, where)
+    links = yield from fetch_chain(store, th, ns, channel, version, where, row)
     return materialize(links)
 
 
@@ -116,6 +151,7 @@ def load_list(
     where: Where,
     *,
     remember: bool,
+    row: str | None = None,
 ) -> q.Program[list[BaseMessage]]:
     """A message-list channel value (a fresh list of the shared, verified messages).
 
@@ -125,7 +161,7 @@ def load_list(
     for chain in store.cache.chains(th.cache, ns, channel):
         if chain.head.version == version:
             return list(chain.objects)
-    links = yield from _fetch_chain(th, ns, channel, version, where)
+    links = yield from fetch_chain(store, th, ns, channel, version, where, row)
     at = where.at(channel=channel)
     messages = yield from store.load_messages(th, materialize(links), at)
     if remember:

@@ -15,6 +15,13 @@ like the parents in a Fenwick tree: the link at position ``p`` is based on posit
 When less than half of a new list is shared with its base (a rewritten history), a
 snapshot starts a new chain. Each row's check covers its base's check (``_check``), so
 a verified chain proves every link is the one written.
+
+A link lives in one of two places. Usually in the ``link`` column of the checkpoint row
+whose put wrote it (*folded*: no row of its own, its base named by that row's id in
+``link_base``); else (a row that already holds one, a row written in the middle of its
+lane, a list moved out by ``prune``) as an ``lgc_blobs`` row keyed by version, its base
+named by version. A chain stays in one place: a link whose base lives in the other
+starts a new chain with a snapshot.
 """
 
 from __future__ import annotations
@@ -32,9 +39,12 @@ __all__ = [
     "MAX_CHAIN",
     "RefChain",
     "RefLink",
+    "chain_from_links",
     "chain_from_rows",
     "decode_link",
     "encode_link",
+    "folded_check",
+    "folded_value",
     "link_check",
 ]
 
@@ -46,7 +56,12 @@ _FORMAT = 1
 
 @dataclass(frozen=True)
 class RefLink:
-    """One stored ref-list row: ``keep`` numbers of ``base``'s list, then ``tail``."""
+    """One stored link: ``keep`` numbers of ``base``'s list, then ``tail``.
+
+    ``row``: the checkpoint row holding a folded link (``base`` is then the base's row,
+    and ``version`` empty for a base read back); ``None`` for an ``lgc_blobs`` row
+    (``base`` is the base's version).
+    """
 
     version: str
     base: str | None
@@ -54,6 +69,7 @@ class RefLink:
     tail: tuple[int, ...]
     pos: int
     check: bytes
+    row: str | None = None
 
     @property
     def length(self) -> int:
@@ -94,6 +110,55 @@ def link_check(
 ) -> bytes:
     """A ref row's check: its key, its value and its base's check."""
     return check(b"refs", ns, channel, version, base, base_check, blob)
+
+
+def folded_check(
+    ns: str, channel: str, row: str, base: str | None, base_check: bytes | None, blob: bytes
+) -> bytes:
+    """A folded link's check: the row holding it, its value and its base's row and check."""
+    return check(b"link", ns, channel, row, base, base_check, blob)
+
+
+def folded_value(link: RefLink) -> bytes:
+    """The ``link`` column of a folded link: its value, then its 8-byte check."""
+    return row_blob(link) + link.check
+
+
+def chain_from_links(
+    where: Where, ns: str, channel: str, version: str, rows: Sequence[Sequence[Any]]
+) -> list[RefLink]:
+    """Verify a folded chain (``SELECT_LINK_CHAIN`` rows ``cid, link, link_base``, head
+    first), root first; the head's ``version`` is the one asked for.
+
+    Raises:
+        CorruptionError: as ``chain_from_rows``; also a row that holds no link.
+    """
+    if not rows:
+        raise corrupt(where, "the checkpoint row holding its message ref list is missing")
+    if rows[-1][2] is not None:
+        what = f"ref list of checkpoint {rows[-1][0]} is based on a row that is missing"
+        if len(rows) >= MAX_CHAIN:
+            what = f"ref list chain is longer than {MAX_CHAIN} links (a loop?)"
+        raise corrupt(where, what)
+    links: list[RefLink] = []
+    base_check: bytes | None = None
+    for n, (row, value, base) in enumerate(reversed(rows)):
+        at, name = where.at(channel=channel), f"the ref list of checkpoint {row}"
+        if value is None or len(value) < 9:
+            raise corrupt(at, f"checkpoint {row} holds no ref list")
+        raw = bytes(value)
+        with decoding(at, f"the base pointer of {name}"):
+            base_id = None if base is None else unkey(bytes(base))
+        expected = folded_check(ns, channel, str(row), base_id, base_check, raw[:-8])
+        verify_check(at, raw[-8:], expected, name)
+        with decoding(at, name):
+            pos, keep, tail = decode_link(raw[:-8])
+        if links and keep > links[-1].length:
+            raise corrupt(at, f"{name} keeps {keep} refs of a list of {links[-1].length}")
+        head = n == len(rows) - 1
+        links.append(RefLink(version if head else "", base_id, keep, tail, pos, expected, str(row)))
+        base_check = expected
+    return links
 
 
 def chain_from_rows(
@@ -186,21 +251,31 @@ class RefChain:
             return False
         return messages[:k] == self.objects
 
-    def append(self, version: str, seqs: Sequence[int], objects: Sequence[BaseMessage]) -> RefLink:
-        """A link for ``version``: the head's list plus ``seqs`` (in place, O(new))."""
+    def append(
+        self, version: str, seqs: Sequence[int], objects: Sequence[BaseMessage], row: str | None
+    ) -> RefLink:
+        """A link for ``version``: the head's list plus ``seqs`` (in place, O(new)).
+
+        ``row``: fold the link into that checkpoint row (``None``: an ``lgc_blobs`` row).
+        """
         shared = len(self.seqs)
         self.seqs.extend(seqs)
         self.objects.extend(objects)
-        return self._link(version, shared)
+        return self._link(version, shared, row)
 
     def advance(
-        self, version: str, seqs: list[int], objects: Sequence[BaseMessage], shared: int
+        self,
+        version: str,
+        seqs: list[int],
+        objects: Sequence[BaseMessage],
+        shared: int,
+        row: str | None,
     ) -> RefLink:
         """A link for ``version`` (list ``seqs``, sharing ``shared`` numbers with the head)."""
         self.seqs, self.objects = seqs, list(objects)
-        return self._link(version, shared)
+        return self._link(version, shared, row)
 
-    def _link(self, version: str, shared: int) -> RefLink:
+    def _link(self, version: str, shared: int, row: str | None) -> RefLink:
         """Link the current ``seqs`` to the Fenwick base of the next position."""
         self.common = [min(c, shared) for c in self.common]
         seqs = self.seqs
@@ -210,29 +285,49 @@ class RefChain:
         keep = self.common[i]
         base = self.links[i]
         if keep * 2 < len(seqs) or keep == 0 or len(self.links) >= MAX_CHAIN:
-            return self._restart(version)
+            return self._restart(version, row)
+        # A chain stays where it is: one in lgc_blobs until it restarts (moving it would
+        # cost a snapshot, and moving back and forth one each time), a folded one unless
+        # no row can take the link.
+        if base.row is None:
+            row = None
+        elif row is None:
+            return self._restart(version, None)
         tail = tuple(seqs[keep:])
         blob = encode_link(p + 1, keep, tail)
-        chk = link_check(self.ns, self.channel, version, base.version, base.check, blob)
-        link = RefLink(version, base.version, keep, tail, p + 1, chk)
+        if row is None:
+            chk = link_check(self.ns, self.channel, version, base.version, base.check, blob)
+            link = RefLink(version, base.version, keep, tail, p + 1, chk)
+        else:
+            chk = folded_check(self.ns, self.channel, row, base.row, base.check, blob)
+            link = RefLink(version, base.row, keep, tail, p + 1, chk, row)
         self.links = [*self.links[: i + 1], link]
         self.common = [*self.common[: i + 1], len(seqs)]
         return link
 
-    def _restart(self, version: str) -> RefLink:
+    def _restart(self, version: str, row: str | None) -> RefLink:
         blob = encode_link(0, 0, self.seqs)
-        chk = link_check(self.ns, self.channel, version, None, None, blob)
-        link = RefLink(version, None, 0, tuple(self.seqs), 0, chk)
+        if row is None:
+            chk = link_check(self.ns, self.channel, version, None, None, blob)
+        else:
+            chk = folded_check(self.ns, self.channel, row, None, None, blob)
+        link = RefLink(version, None, 0, tuple(self.seqs), 0, chk, row)
         self.links, self.common = [link], [len(self.seqs)]
         return link
 
     @classmethod
     def start(
-        cls, ns: str, channel: str, version: str, seqs: list[int], objects: Sequence[BaseMessage]
+        cls,
+        ns: str,
+        channel: str,
+        version: str,
+        seqs: list[int],
+        objects: Sequence[BaseMessage],
+        row: str | None,
     ) -> tuple[RefChain, RefLink]:
         """A new chain whose head is a snapshot of ``seqs``."""
         chain = cls(ns, channel, [], seqs, list(objects))
-        return chain, chain._restart(version)
+        return chain, chain._restart(version, row)
 
 
 def row_blob(link: RefLink) -> bytes:

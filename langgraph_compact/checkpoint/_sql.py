@@ -130,9 +130,9 @@ SELECT_NAMESPACES = "SELECT DISTINCT checkpoint_ns FROM lgc_checkpoints WHERE ti
 
 _CHECKPOINT_COLUMNS = "checkpoint_id, run_id, payload, tasks, chk"
 APPEND_CHECKPOINT = """INSERT INTO lgc_checkpoints
-    (tid, checkpoint_ns, checkpoint_id, run_id, payload, tasks, chk)
+    (tid, checkpoint_ns, checkpoint_id, run_id, payload, tasks, chk, link, link_base)
     VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM lgc_writes
-        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?), ?)"""
+        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?), ?, ?, ?)"""
 INSERT_CHECKPOINT = APPEND_CHECKPOINT + " ON CONFLICT DO NOTHING RETURNING 1"
 REPLACE_CHECKPOINT = """UPDATE lgc_checkpoints SET run_id = ?, payload = ?, chk = ?
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
@@ -146,6 +146,8 @@ SELECT_PREVIOUS_ROWS = f"""SELECT {_CHECKPOINT_COLUMNS} FROM lgc_checkpoints
 SELECT_FOLLOWING_ROWS = f"""SELECT {_CHECKPOINT_COLUMNS} FROM lgc_checkpoints
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id > ?
     ORDER BY checkpoint_id LIMIT ?"""
+CLEAR_LINK = """UPDATE lgc_checkpoints SET link = NULL, link_base = NULL
+    WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 SELECT_EXISTING_CHECKPOINTS = """SELECT checkpoint_id FROM lgc_checkpoints
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id IN ({marks})"""
 ADD_TASK = """UPDATE lgc_checkpoints SET tasks = tasks + 1
@@ -300,8 +302,9 @@ DELETE_THREAD = tuple(f"DELETE FROM {t} WHERE tid = ?" for t in (*_THREAD_TABLES
 COPY_THREAD = (
     """INSERT INTO lgc_heads SELECT ?, checkpoint_ns, checkpoint_id, checkpoints, chk
         FROM lgc_heads WHERE tid = ?""",
-    """INSERT INTO lgc_checkpoints SELECT ?, checkpoint_ns, checkpoint_id, run_id, payload,
-        tasks, chk FROM lgc_checkpoints WHERE tid = ?""",
+    """INSERT INTO lgc_checkpoints (tid, checkpoint_ns, checkpoint_id, run_id, payload,
+        tasks, chk, link, link_base) SELECT ?, checkpoint_ns, checkpoint_id, run_id, payload,
+        tasks, chk, link, link_base FROM lgc_checkpoints WHERE tid = ?""",
     """INSERT INTO lgc_blobs SELECT ?, checkpoint_ns, version, channel, type, blob,
         base_version, chk FROM lgc_blobs WHERE tid = ?""",
     """INSERT INTO lgc_writes SELECT ?, checkpoint_ns, checkpoint_id, task_id, writes, chk
@@ -320,7 +323,8 @@ THREAD_STATS = """SELECT t.tid, t.thread_id,
     (SELECT COALESCE(SUM(h.checkpoints), 0) FROM lgc_heads h WHERE h.tid = t.tid),
     (SELECT COUNT(DISTINCT message_id) FROM lgc_messages m
         WHERE m.tid = t.tid AND LENGTH(m.message_id) > 0),
-    (SELECT COALESCE(SUM(LENGTH(payload) + LENGTH(checkpoint_id) + 16), 0)
+    (SELECT COALESCE(SUM(LENGTH(payload) + LENGTH(checkpoint_id)
+        + COALESCE(LENGTH(link), 0) + COALESCE(LENGTH(link_base), 0) + 16), 0)
         FROM lgc_checkpoints c WHERE c.tid = t.tid)
     + (SELECT COALESCE(SUM(LENGTH(blob) + LENGTH(version) + LENGTH(channel) + 16), 0)
         FROM lgc_blobs b WHERE b.tid = t.tid)

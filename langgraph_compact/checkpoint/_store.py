@@ -25,9 +25,16 @@ from langgraph.checkpoint.base import (
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._cas import check_summary_swap
 from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
-from langgraph_compact.checkpoint._codec import INLINE_MAX_BYTES, REFS_TYPE, key, unkey
+from langgraph_compact.checkpoint._codec import (
+    LINK_TYPE,
+    REFS_TYPE,
+    key,
+    unkey,
+)
+from langgraph_compact.checkpoint._fold import Fold, carried, link_row, put_value
 from langgraph_compact.checkpoint._guard import check_head
 from langgraph_compact.checkpoint._lane import (
+    Base,
     advance_head,
     check_count,
     lane_base,
@@ -37,10 +44,9 @@ from langgraph_compact.checkpoint._lane import (
     reencode_after,
     rewrite_lane,
 )
-from langgraph_compact.checkpoint._lists import load_list, store_list
+from langgraph_compact.checkpoint._lists import load_list
 from langgraph_compact.checkpoint._messages import MessageStore, Thread
 from langgraph_compact.checkpoint._payload import StoredCheckpoint
-from langgraph_compact.checkpoint._refs import row_blob
 from langgraph_compact.checkpoint._writes import load_writes, store_writes
 
 __all__ = ["CheckpointStore", "config_for"]
@@ -96,19 +102,17 @@ class CheckpointStore(MessageStore):
         known = base[2] if base is not None else None
         inline: dict[str, tuple[str, bytes]] = {}
         empty: list[str] = []
-        blob_rows: list[tuple[Any, ...]] = []
         unknown: dict[str, tuple[str, Any]] = {}
+        fold = Fold(cid, appended)
         for channel, raw_version in checkpoint["channel_versions"].items():
             version = str(raw_version)
             if channel not in values:
                 empty.append(channel)
             elif channel in new_versions:
-                yield from self._put_value(
-                    th, ns, channel, version, values[channel], inline, blob_rows
-                )
+                yield from put_value(self, th, ns, channel, version, values[channel], inline, fold)
             elif known is not None and _same_version(known, channel, version):
                 if channel in known.inline:  # unchanged, and stored in the row before
-                    inline[channel] = known.inline[channel]
+                    inline[channel] = carried(known.inline[channel], cast(Base, base)[0])
             else:
                 unknown[channel] = (version, values[channel])
         if unknown:  # unchanged but not seen here: store it unless its row exists
@@ -118,16 +122,16 @@ class CheckpointStore(MessageStore):
             stored = {str(r[0]) for r in (yield sql, (*params, th.tid, ns), "all")}
             for channel, (version, value) in unknown.items():
                 if channel not in stored:
-                    yield from self._put_value(th, ns, channel, version, value, inline, blob_rows)
-        if blob_rows:
-            yield q.INSERT_BLOB, blob_rows, "many"
+                    yield from put_value(self, th, ns, channel, version, value, inline, fold)
+        if fold.blob_rows:
+            yield q.INSERT_BLOB, fold.blob_rows, "many"
         md = cast(dict[str, Any], get_serializable_checkpoint_metadata(config, metadata))
         run_id = str(md["run_id"]) if md.get("run_id") is not None else None
         # A row in the middle of the lane (an older id, or the same id again) changes
         # the base of the deltas after it: decode them now, write them again after.
         following = [] if appended else (yield from reencode_after(self, th, ns, cid))
         packed, chk = pack_row(self, th, ns, checkpoint, md, parent, inline, empty, run_id, base)
-        row = (th.tid, ns, cid, run_id, packed.payload, th.tid, ns, key(cid), chk)
+        row = (th.tid, ns, cid, run_id, packed.payload, th.tid, ns, key(cid), chk, *fold.columns)
         if appended:  # newer than the head, so a new row (one already there is an error)
             yield q.APPEND_CHECKPOINT, row, "none"  # no wait for the answer
         added = appended or bool((yield q.INSERT_CHECKPOINT, row, "all"))
@@ -138,33 +142,6 @@ class CheckpointStore(MessageStore):
             yield from rewrite_lane(self, th, ns, [first, *following], {})
         yield from advance_head(th, ns, cid, 1 if added else 0, head)
         return config_for(thread_id, ns, cid)
-
-    def _put_value(
-        self,
-        th: Thread,
-        ns: str,
-        channel: str,
-        version: str,
-        value: Any,
-        inline: dict[str, tuple[str, bytes]],
-        blob_rows: list[tuple[Any, ...]],
-    ) -> q.Program[None]:
-        """Store a channel value: a ref row, inline in the checkpoint row, or a value row."""
-        written = yield from store_list(self, th, ns, channel, version, value)
-        if written is not None:
-            if written.new:  # a ref row (an older row with this key stays: drop our chain)
-                base = key(written.link.base) if written.link.base is not None else None
-                link = written.link
-                row = (th.tid, ns, key(link.version), channel, REFS_TYPE, row_blob(link), base)
-                if not (yield q.INSERT_REFS, (*row, link.check), "all"):
-                    self.cache.forget(th.tid)
-            return
-        t, b = self.serde.dumps_typed(value)
-        if len(b) <= INLINE_MAX_BYTES:
-            inline[channel] = (t, b)
-        else:
-            chk = blob_check(ns, channel, version, t, b)
-            blob_rows.append((th.tid, ns, key(version), channel, t, b, None, chk))
 
     def put_writes(
         self,
@@ -304,6 +281,13 @@ class CheckpointStore(MessageStore):
         versions: dict[str, Any] = stored.skeleton.get("channel_versions", {})
         values: dict[str, Any] = {}
         for channel, (t, b) in stored.inline.items():
+            if t == LINK_TYPE:  # a message list whose link a checkpoint row holds
+                version = str(versions.get(channel))
+                at, row = where.at(channel=channel), link_row(str(cid), b, where)
+                values[channel] = yield from load_list(
+                    self, th, ns, channel, version, at, remember=remember, row=row
+                )
+                continue
             with decoding(where.at(channel=channel), "the inline value"):
                 values[channel] = self.serde.loads_typed((t, b))
         skip = set(stored.inline) | set(stored.empty)

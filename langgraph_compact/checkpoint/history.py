@@ -18,7 +18,14 @@ from langchain_core.messages import BaseMessage
 
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
-from langgraph_compact.checkpoint._codec import REFS_TYPE, decode_cursor, encode_cursor, key
+from langgraph_compact.checkpoint._codec import (
+    LINK_TYPE,
+    REFS_TYPE,
+    decode_cursor,
+    encode_cursor,
+    key,
+)
+from langgraph_compact.checkpoint._fold import link_row
 from langgraph_compact.checkpoint._fts import SearchTerms, search_terms
 from langgraph_compact.checkpoint._lane import check_count, load_record, read_head
 from langgraph_compact.checkpoint._lists import resolve_list
@@ -110,9 +117,13 @@ def _list_seqs(
     """The message numbers of ``channel`` in a checkpoint row, or ``[]`` if not a list."""
     stored = yield from load_record(store, th, ns, row)
     version = stored.skeleton.get("channel_versions", {}).get(channel)
+    where = Where(th.thread_id, str(row[0]), channel)
+    t, b = stored.inline.get(channel, ("", b""))
+    if version is not None and t == LINK_TYPE:
+        holder = link_row(str(row[0]), b, where)
+        return (yield from resolve_list(store, th, ns, channel, str(version), where, holder))
     if version is None or channel in stored.inline or channel in stored.empty:
         return []
-    where = Where(th.thread_id, str(row[0]), channel)
     rows = yield q.SELECT_BLOB, (th.tid, ns, key(str(version)), channel), "all"
     if not rows:
         raise corrupt(where, f"its value row (version {version}) is missing")
@@ -287,6 +298,8 @@ def summaries_program(
     out: dict[int, SummaryGeneration] = {}
     for version, (cid, inline) in first_seen.items():
         where = Where(thread_id, cid, channel)
+        if inline is not None and inline[0] == LINK_TYPE:  # a message list
+            continue
         if inline is None:
             rows = yield q.SELECT_BLOB, (th.tid, checkpoint_ns, key(version), channel), "all"
             if not rows:

@@ -49,7 +49,12 @@ _PRIMARY_KEY = 1555  # SQLITE_CONSTRAINT_PRIMARYKEY
 
 
 def is_damage(error: BaseException) -> bool:
-    """Whether SQLite reports the file itself as damaged (not locked, not misused)."""
+    """Whether SQLite reports the file itself as damaged (not locked, not misused), or a
+    stored text is not the UTF-8 every text column holds (Python's ``sqlite3`` says so)."""
+    if isinstance(error, sqlite3.OperationalError) and str(error).startswith(
+        "Could not decode to UTF-8"
+    ):
+        return True
     code = getattr(error, "sqlite_errorcode", None)
     return (
         isinstance(error, sqlite3.DatabaseError)

@@ -1,10 +1,10 @@
 """``verify``: the fsck of a compact saver's database, as one read-only program.
 
 Per thread: every row against its stored check, decoded; every checkpoint's parent and
-every value it names exist; every ref-list chain resolves link by link (its Merkle
-checks) to message rows that exist; every pending write's messages exist, and each
-checkpoint has as many writes rows as tasks that wrote; each head record names its
-namespace's newest checkpoint and counts them; every text row has a message and
+every value it names exist; every ref-list chain (folded or not) resolves link by link
+(its Merkle checks) to message rows that exist; every pending write's messages exist,
+and each checkpoint has as many writes rows as tasks that wrote; each head record names
+its namespace's newest checkpoint and counts them; every text row has a message and
 (Postgres) its text's word filter. Per file: the backend's structural check and FTS5's.
 """
 
@@ -32,6 +32,7 @@ from langgraph_compact.checkpoint._codec import (
     decode_writes,
     unkey,
 )
+from langgraph_compact.checkpoint._fold import check_folded
 from langgraph_compact.checkpoint._lane import load_record
 from langgraph_compact.checkpoint._messages import Thread
 from langgraph_compact.checkpoint._refs import MAX_CHAIN, decode_link, link_check
@@ -83,6 +84,9 @@ class VerifyReport:
     texts: int = 0
 
 
+_COUNTED = ("threads", "checkpoints", "values", "writes", "messages", "texts")
+
+
 @dataclass
 class _Tally:
     problems: list[Problem] = field(default_factory=list)
@@ -92,11 +96,8 @@ class _Tally:
         self.counts[name] = self.counts.get(name, 0) + n
 
     def add(self, kind: str, where: Where, detail: str) -> None:
-        self.problems.append(
-            Problem(
-                kind, detail, where.thread_id, where.checkpoint_id, where.channel, where.message_id
-            )
-        )
+        at = (where.thread_id, where.checkpoint_id, where.channel, where.message_id)
+        self.problems.append(Problem(kind, detail, *at))
 
     @contextmanager
     def catching(self, kind: str = "damaged") -> Iterator[None]:
@@ -137,17 +138,8 @@ def verify_program(store: CheckpointStore, thread_id: str | None = None) -> q.Pr
                     tally.add("file", Where(""), str(line))
         with tally.catching():
             yield store.dialect.fts_check, (), "none"
-    c = tally.counts
-    return VerifyReport(
-        not tally.problems,
-        tally.problems,
-        c.get("threads", 0),
-        c.get("checkpoints", 0),
-        c.get("values", 0),
-        c.get("writes", 0),
-        c.get("messages", 0),
-        c.get("texts", 0),
-    )
+    counts = {name: tally.counts.get(name, 0) for name in _COUNTED}
+    return VerifyReport(not tally.problems, tally.problems, **counts)
 
 
 def _thread(store: CheckpointStore, name: str, tally: _Tally) -> q.Program[None]:
@@ -193,6 +185,7 @@ def _lane(
     ids = {str(r[0]) for r in rows}
     named: dict[tuple[str, str], str] = {}
     tasks: dict[str, int] = {}
+    seen: set[tuple[str, str | None]] = set()  # (channel, row) of the folded links checked
     for row in rows:
         cid = str(row[0])
         where = Where(th.thread_id, cid)
@@ -206,6 +199,8 @@ def _lane(
             for channel, version in stored.skeleton.get("channel_versions", {}).items():
                 if channel not in skip:
                     named.setdefault((channel, str(version)), cid)
+            links = yield from check_folded(store, th, ns, cid, stored, seqs, seen)
+            tally.count("values", links)
     by_key: dict[tuple[str, str], tuple[Any, ...]] = {}
     for channel, raw, t, blob, base, chk in (yield q.SELECT_LANE_BLOBS, (th.tid, ns), "all"):
         with tally.catching():

@@ -28,7 +28,6 @@ from langchain_core.messages import HumanMessage
 from pgserver import schema_dsn
 
 from langgraph_compact.checkpoint import CompactSaverBase, CompactSqliteSaver
-from langgraph_compact.checkpoint._codec import unkey
 from langgraph_compact.checkpoint._sql import POSTGRES
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 
@@ -145,11 +144,11 @@ def _update(table: str, column: str, expression: str, where: str = "1 = 1") -> D
     return damage
 
 
-def _move_base(db: Db, rng: random.Random) -> None:
-    row = rng.choice(_rows(db, "lgc_blobs", "base_version", "base_version IS NOT NULL"))
-    others = _rows(db, "lgc_blobs", "version", f"type = 'lgc.refs' AND tid = {row[0]}")
-    older = [r[-1] for r in others if unkey(r[-1]) < unkey(row[2]) and r[-1] != row[-1]]
-    _set(db, "lgc_blobs", "base_version", row, rng.choice(older))
+def _move_folded_base(db: Db, rng: random.Random) -> None:
+    row = rng.choice(_rows(db, "lgc_checkpoints", "link_base", "link_base IS NOT NULL"))
+    others = _rows(db, "lgc_checkpoints", "checkpoint_id", f"link IS NOT NULL AND tid = {row[0]}")
+    older = [r[-1] for r in others if r[-1] < row[2] and r[-1] != row[-1]]
+    _set(db, "lgc_checkpoints", "link_base", row, rng.choice(older))
 
 
 def _older_head(db: Db, rng: random.Random) -> None:
@@ -162,7 +161,7 @@ def _older_head(db: Db, rng: random.Random) -> None:
 MIDDLE = "checkpoint_id NOT IN (SELECT checkpoint_id FROM lgc_heads)"
 DAMAGE: dict[str, Damage] = {
     "flipped byte in a checkpoint row": _flip_column("lgc_checkpoints", "payload"),
-    "flipped byte in a ref list": _flip_column("lgc_blobs", "blob", "type = 'lgc.refs'"),
+    "flipped byte in a ref list": _flip_column("lgc_checkpoints", "link", "link IS NOT NULL"),
     "flipped byte in a value": _flip_column("lgc_blobs", "blob", "type != 'lgc.refs'"),
     "flipped byte in a writes row": _flip_column("lgc_writes", "writes"),
     "flipped byte in a message skeleton": _flip_column("lgc_messages", "skeleton"),
@@ -170,11 +169,13 @@ DAMAGE: dict[str, Damage] = {
     "changed character in a plain text": _flip_column("lgc_texts", "text", PLAIN_TEXT),
     "swapped message digests": _swap_column("lgc_messages", "digest"),
     "swapped text digests": _swap_column("lgc_texts", "digest"),
-    "swapped ref lists": _swap_column("lgc_blobs", "blob", "type = 'lgc.refs'"),
+    "swapped ref lists": _swap_column("lgc_checkpoints", "link", "link IS NOT NULL"),
     "swapped checkpoint rows": _swap_column("lgc_checkpoints", "payload"),
     "deleted message row": _delete_row("lgc_messages"),
     "deleted text row": _delete_row("lgc_texts"),
-    "deleted ref list": _delete_row("lgc_blobs", "type = 'lgc.refs'"),
+    "deleted ref list": _update(
+        "lgc_checkpoints", "link", "CASE WHEN ? IS NULL THEN NULL END", "link IS NOT NULL"
+    ),
     "deleted value row": _delete_row("lgc_blobs", "type != 'lgc.refs'"),
     "deleted middle checkpoint": _delete_row("lgc_checkpoints", MIDDLE),
     "deleted newest checkpoint": _delete_row("lgc_checkpoints", "NOT " + MIDDLE),
@@ -185,7 +186,7 @@ DAMAGE: dict[str, Damage] = {
     ),
     "changed message number": _update("lgc_messages", "seq", "? + 100000"),
     "changed task count": _update("lgc_checkpoints", "tasks", "? + 1"),
-    "moved ref list base": _move_base,
+    "moved ref list base": _move_folded_base,
     "moved head to an older checkpoint": _older_head,
     "swapped thread ids": _swap_column("lgc_threads", "thread_id"),
 }

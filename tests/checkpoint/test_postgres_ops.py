@@ -78,7 +78,11 @@ def test_a_schema_8_database_gets_word_filters_and_still_finds_words(tmp_path: P
         conn.execute("CREATE TABLE lgc_text_fts (text_id BIGINT PRIMARY KEY, terms TEXT NOT NULL)")
         conn.execute("INSERT INTO lgc_text_fts SELECT text_id, 'some words' FROM lgc_texts")
         conn.execute("ALTER TABLE lgc_texts DROP COLUMN words")
+        later = conn.execute("SELECT * FROM lgc_schema_version WHERE version > 9").fetchall()
         conn.execute("DELETE FROM lgc_schema_version WHERE version > 8")
+        assert drive(conn, migrate(POSTGRES, MIGRATIONS[:9]), write=True) == 9
+        for row in later:  # the steps after 9 are applied already
+            conn.execute("INSERT INTO lgc_schema_version VALUES (%s, %s, %s)", row)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
         page = saver.history("t", text="module 1")
         assert [item.message.content for item in page.items] == ["please read module 1"]

@@ -17,11 +17,12 @@ from agent_graph import build_graph, state_json, turn_input
 from backends import Backend
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.channels import DeltaChannel
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
-from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.graph import START, MessagesState, StateGraph, add_messages
 
 from langgraph_compact.checkpoint import CompactSaverBase, CompactSqliteSaver
-from langgraph_compact.checkpoint._codec import decode_writes, unpack_text
+from langgraph_compact.checkpoint._codec import decode_writes, unkey, unpack_text
 from langgraph_compact.checkpoint._fts import text_words, word_filter
 from langgraph_compact.checkpoint._refs import decode_link
 from langgraph_compact.errors import CompactError, SaverArgumentError
@@ -38,6 +39,23 @@ def _run(saver: CompactSaverBase, thread: str, turns: range, **extra: Any) -> An
     return graph
 
 
+def _links(backend: Backend, tid: int) -> list[tuple[Any, bytes, Any]]:
+    """Every ref-list link of a thread as ``(where, value, base)``: folded into checkpoint
+    rows (by checkpoint id) and ``lgc_blobs`` ref rows (by version)."""
+    folded = backend.query(
+        "SELECT checkpoint_id, link, link_base FROM lgc_checkpoints "
+        "WHERE tid = ? AND link IS NOT NULL",
+        tid,
+    )
+    rows = backend.query(
+        "SELECT version, blob, base_version FROM lgc_blobs WHERE tid = ? AND type = 'lgc.refs'",
+        tid,
+    )
+    return [(c, bytes(v)[:-8], b and unkey(bytes(b))) for c, v, b in folded] + [
+        (v, bytes(b), x) for v, b, x in rows
+    ]
+
+
 def test_each_message_content_is_stored_once(backend: Backend) -> None:
     _run(backend.saver, "once", range(20))
     tid = backend.tid("once")
@@ -47,8 +65,9 @@ def test_each_message_content_is_stored_once(backend: Backend) -> None:
     named = "SELECT COUNT(*) FROM lgc_messages WHERE tid = ? AND length(message_id) > 0"
     assert backend.scalar(named, tid) == 60
     # No value or write holds message content: message lists are refs, writes refs too.
-    kinds = backend.query("SELECT DISTINCT type FROM lgc_blobs WHERE channel = 'messages'")
-    assert kinds == [("lgc.refs",)]
+    # An append-only thread's links are all folded into their checkpoint rows.
+    assert backend.query("SELECT type FROM lgc_blobs WHERE channel = 'messages'") == []
+    assert len(_links(backend, tid)) == 60  # a new list version per step: input, agent, tools
     writes = [decode_writes(b)[1] for (b,) in backend.query("SELECT writes FROM lgc_writes")]
     kinds = {t for entries in writes for _, c, t, _ in entries if c == "messages"}
     assert kinds <= {"lgc.msgs", "msgpack"}  # refs, or the empty input list
@@ -57,10 +76,7 @@ def test_each_message_content_is_stored_once(backend: Backend) -> None:
 
 def test_ref_lists_are_fenwick_linked_with_log_depth_and_n_log_n_size(backend: Backend) -> None:
     _run(backend.saver, "refs", range(80))
-    rows = backend.query(
-        "SELECT version, blob, base_version FROM lgc_blobs WHERE tid = ? AND channel = 'messages'",
-        backend.tid("refs"),
-    )
+    rows = _links(backend, backend.tid("refs"))
     base_of = {v: b for v, _, b in rows}
     links = {v: decode_link(blob) for v, blob, _ in rows}
     n_versions, n_messages = len(rows), 240
@@ -207,13 +223,8 @@ def test_prune_keep_latest_keeps_state_and_every_message(backend: Backend) -> No
         assert state_json(build_graph(fresh), _cfg("p")) == before
         assert fresh.history("p", limit=500).total == 120
         assert fresh.verify("p").ok
-    tid = backend.tid("p")
-    bases = backend.query(
-        "SELECT base_version FROM lgc_blobs WHERE tid = ? AND base_version IS NOT NULL", tid
-    )
-    versions = {v for (v,) in backend.query("SELECT version FROM lgc_blobs WHERE tid = ?", tid)}
-    assert all(b in versions for (b,) in bases)  # the kept list's chain is whole
-    assert len(versions) <= math.log2(160) + 3  # and only its chain is left
+    links = _links(backend, backend.tid("p"))
+    assert [(len(decode_link(v)[2]), b) for _, v, b in links] == [(120, None)]  # one snapshot
     _run(backend.saver, "p", range(40, 42))
     assert len(graph.get_state(_cfg("p")).values["messages"]) == 126
 
@@ -318,9 +329,7 @@ def test_edits_and_forks_link_to_the_shared_prefix(backend: Backend) -> None:
     graph.update_state(_cfg("e"), {"messages": [HumanMessage("edited", id="human-28")]})
     old = next(s for s in graph.get_state_history(_cfg("e")) if len(s.values["messages"]) == 45)
     graph.invoke(turn_input(99), old.config)  # a fork from turn 15
-    tid = backend.tid("e")
-    rows = backend.query("SELECT blob FROM lgc_blobs WHERE tid = ? AND channel = 'messages'", tid)
-    tails = sorted(len(decode_link(bytes(b))[2]) for (b,) in rows)
+    tails = sorted(len(decode_link(v)[2]) for _, v, _ in _links(backend, backend.tid("e")))
     assert tails[-1] < 90  # no list was stored whole again (90 = the full list)
     assert len(graph.get_state(_cfg("e")).values["messages"]) == 48  # the fork is newest
     main = next(s for s in graph.get_state_history(_cfg("e")) if len(s.values["messages"]) == 90)
@@ -349,3 +358,59 @@ def test_a_list_with_a_tool_message_appended_in_place_is_stored_correctly(
     with backend.reopen() as fresh:
         got = [m.id for m in build_graph(fresh).get_state(_cfg("m")).values["messages"]]
     assert got == expected
+
+
+class _TwoLists(TypedDict):
+    messages: Annotated[list[Any], add_messages]
+    notes: Annotated[list[Any], add_messages]
+
+
+def _two_lists_graph(saver: Any) -> Any:
+    def bot(s: _TwoLists) -> dict[str, Any]:
+        n = len(s["messages"])
+        update: dict[str, Any] = {"messages": [AIMessage(f"reply {n}", id=f"r{n}")]}
+        if n % 3:  # both lists change in this step, or only the messages
+            update["notes"] = [AIMessage(f"note {n}", id=f"n{n}")]
+        return update
+
+    builder = StateGraph(_TwoLists)
+    builder.add_node("bot", bot)
+    builder.add_edge(START, "bot")
+    return builder.compile(checkpointer=saver)
+
+
+def test_two_lists_changed_in_one_step_are_each_stored_and_read_back(backend: Backend) -> None:
+    graph, memory = _two_lists_graph(backend.saver), _two_lists_graph(InMemorySaver())
+    for turn in range(12):
+        for g in (graph, memory):
+            g.invoke({"messages": [HumanMessage(f"ask {turn}", id=f"h{turn}")]}, _cfg("two"))
+    want = [s.values for s in memory.get_state_history(_cfg("two"))]
+    assert [s.values for s in graph.get_state_history(_cfg("two"))] == want
+    tid = backend.tid("two")
+    # A row holds one link: where both lists changed, the other is a ref row.
+    refs = "SELECT COUNT(*) FROM lgc_blobs WHERE tid = ? AND type = 'lgc.refs'"
+    assert backend.scalar(refs, tid) > 0
+    assert len(_links(backend, tid)) > backend.scalar(refs, tid)
+    with backend.reopen() as fresh:
+        assert [s.values for s in _two_lists_graph(fresh).get_state_history(_cfg("two"))] == want
+        notes = [i.message.content for i in fresh.history("two", channel="notes").items]
+        assert notes == [m.content for m in want[0]["notes"]]
+        assert fresh.verify("two").ok
+        fresh.prune(["two"], strategy="keep_latest")
+        assert _two_lists_graph(fresh).get_state(_cfg("two")).values == want[0]
+        assert fresh.verify("two").ok
+
+
+def test_a_chain_stays_where_it_is_stored() -> None:
+    from langgraph_compact.checkpoint._refs import RefChain
+
+    msgs = [HumanMessage(str(i), id=str(i)) for i in range(8)]
+    chain, head = RefChain.start("", "messages", "v1", [1, 2], msgs[:2], None)
+    assert head.row is None
+    link = chain.append("v2", [3], msgs[2:3], "c2")  # a row offered: the chain stays put
+    assert (link.row, link.keep, link.tail) == (None, 2, (3,))
+    folded, head = RefChain.start("", "messages", "v1", [1, 2], msgs[:2], "c1")
+    link = folded.append("v2", [3], msgs[2:3], "c2")
+    assert (link.row, link.base, link.tail) == ("c2", "c1", (3,))
+    link = folded.append("v3", [4], msgs[3:4], None)  # no row can take it: a snapshot
+    assert (link.row, link.base, link.keep, link.tail) == (None, None, 0, (1, 2, 3, 4))
