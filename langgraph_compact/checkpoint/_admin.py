@@ -17,6 +17,7 @@ from langgraph_compact.checkpoint._fold import rehome
 from langgraph_compact.checkpoint._fts import index_words
 from langgraph_compact.checkpoint._lane import load_record, rewrite_lane
 from langgraph_compact.checkpoint._messages import Thread
+from langgraph_compact.checkpoint._refs import RefLink
 from langgraph_compact.checkpoint._store import CheckpointStore
 from langgraph_compact.errors import CompactError, SaverArgumentError
 
@@ -108,10 +109,12 @@ def delete_for_runs(store: CheckpointStore, run_ids: Sequence[str]) -> q.Program
         names = yield q.SELECT_THREAD_BY_TID, (tid,), "all"
         th = cast(Thread, (yield from store.thread(str(names[0][0]))))  # rows outlive runs
         gone = {c for t, n, c in keys if t == tid and n == ns}
-        kept = []  # with the lists whose chains pass through a deleted row stored whole
+        kept: list[Any] = []  # the lists whose chains pass a deleted row are stored whole
+        chains: dict[tuple[str, str], list[RefLink]] = {}
         for row, record in (yield from _lane_rows(store, th, ns)):
             if str(row[0]) not in gone:
-                kept.append((row, (yield from rehome(store, th, ns, str(row[0]), record, gone))))
+                moved = yield from rehome(store, th, ns, str(row[0]), record, gone, chains)
+                kept.append((row, moved))
         before[(tid, ns)] = (th, kept)
     yield q.DELETE_CHECKPOINT_WRITES, [(t, n, key(c)) for t, n, c in keys], "many"
     yield q.DELETE_CHECKPOINT, keys, "many"

@@ -33,7 +33,6 @@ __all__ = [
     "encode_message_write",
     "encode_varints",
     "encode_writes",
-    "id_key",
     "key",
     "next_version",
     "pack_skeleton",
@@ -46,10 +45,6 @@ __all__ = [
 
 REFS_TYPE = "lgc.refs"
 """Blob ``type`` of a message ref list (see ``_refs``)."""
-
-LINK_TYPE = "lgc.link"
-"""Inline ``type`` of a message list whose ref-list link lives in a checkpoint row's
-``link`` column: the value is that row's id as a key, or empty for the row itself."""
 
 WRITE_REFS_TYPE = "lgc.msgs"
 """Write ``type`` of a pending write whose value is a message or a list of messages."""
@@ -301,18 +296,6 @@ def key(text: str) -> bytes:
         return b"\x01" + uuid.UUID(text).bytes
     if len(text) == 17 and (m := _VERSION.match(text)):
         return b"\x02" + encode_varints([int(m[1])]) + m[2].encode()
-    return b"\x00" + text.encode("utf-8", "surrogatepass")
-
-
-def id_key(text: str) -> bytes:
-    """A checkpoint id as SQL can turn back into text (``Dialect.link_chain``): a canonical
-    UUID in 17 bytes (``\x01`` and its bytes), anything else ``\x00`` and its UTF-8.
-
-    >>> [len(id_key(s)) for s in ("1f0a1b2c-3d4e-6f70-8001-0123456789ab", "0000000013.V8iLmF")]
-    [17, 18]
-    """
-    if len(text) == 36 and _UUID.match(text):
-        return b"\x01" + uuid.UUID(text).bytes
     return b"\x00" + text.encode("utf-8", "surrogatepass")
 
 

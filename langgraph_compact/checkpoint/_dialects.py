@@ -39,8 +39,7 @@ class Dialect:
         on_open: run once per connection, outside a transaction, before migrating.
         integrity_check: a whole-database structural check (``verify``).
         link_chain: a folded ref-list chain, head first (``_refs``; params: ``tid``,
-            ``checkpoint_ns``, the head's row, ``tid``, ``checkpoint_ns``, a limit); each
-            base's row is found from its ``_codec.id_key`` in ``link_base``.
+            ``checkpoint_ns``, the head's row, ``tid``, ``checkpoint_ns``, a limit).
         text_bytes: ``lgc_texts.text`` holds bytes only (see ``text_value``).
         word_filter: ``lgc_texts.words`` holds each text's word filter (``_fts``), and
             ``fts_filter`` keeps candidates, which the caller checks word by word.
@@ -79,9 +78,18 @@ class Dialect:
         return statement if self.placeholder == "?" else _rewrite(statement, self.placeholder)
 
 
-def _link_chain(id_text: str) -> str:
-    """The folded-chain query, with ``id_text`` (``{x}``: an ``id_key``) as SQL text."""
-    base = id_text.format(x="chain.base")
+_UUID_PARTS = ((1, 8), (9, 4), (13, 4), (17, 4), (21, 12))
+
+
+def _link_chain(text: str, hex_of: str, length_of: str) -> str:
+    """The folded-chain query. ``link_base`` holds a UUID's 16 bytes; it is written as
+    LangGraph's id (lower-case hex, 8-4-4-4-12) with only string functions, so a damaged
+    value finds no row (a chain with a missing base) instead of failing the statement.
+    ``text`` wraps the id (``{h}``), ``hex_of`` and ``length_of`` take bytes (``{x}``)."""
+    h = hex_of.format(x="chain.base")
+    parts = " || '-' || ".join(f"substr({h}, {a}, {n})" for a, n in _UUID_PARTS)
+    size = length_of.format(x="chain.base")
+    base = f"(CASE WHEN {size} = 16 THEN {text.format(h=f'({parts})')} END)"
     return f"""WITH RECURSIVE chain(cid, link, base, n) AS (
         SELECT checkpoint_id, link, link_base, 0 FROM lgc_checkpoints
         WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?
@@ -121,12 +129,7 @@ SQLITE = Dialect(
         "PRAGMA secure_delete = ON",
     ),
     integrity_check="PRAGMA quick_check",
-    link_chain=_link_chain(
-        "(CASE WHEN substr({x}, 1, 1) = x'01' THEN lower(substr(hex({x}), 3, 8) || '-' || "
-        "substr(hex({x}), 11, 4) || '-' || substr(hex({x}), 15, 4) || '-' || "
-        "substr(hex({x}), 19, 4) || '-' || substr(hex({x}), 23, 12)) "
-        "ELSE CAST(substr({x}, 2) AS TEXT) END)"
-    ),
+    link_chain=_link_chain("lower({h})", "hex({x})", "length({x})"),
 )
 
 
@@ -157,12 +160,7 @@ POSTGRES = Dialect(
     integrity_check="""SELECT CASE WHEN COUNT(*) = 0 THEN 'ok'
         ELSE COUNT(*) || ' texts hold a word filter of no bytes' END
         FROM lgc_texts WHERE octet_length(words) = 0""",
-    # uuid's text form is LangGraph's: lower case, 8-4-4-4-12.
-    link_chain=_link_chain(
-        "(CASE WHEN get_byte({x}, 0) = 1 THEN "
-        "CAST(CAST(encode(substring({x} FROM 2), 'hex') AS UUID) AS TEXT) "
-        """ELSE convert_from(substring({x} FROM 2), 'UTF8') END COLLATE "C")"""
-    ),
+    link_chain=_link_chain('{h} COLLATE "C"', "encode({x}, 'hex')", "octet_length({x})"),
     text_bytes=True,
     word_filter=True,
 )

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 Row = Sequence[Any]
-"""``checkpoint_id, run_id, payload, tasks, chk`` (``_sql.SELECT_CHECKPOINT``)."""
+"""``checkpoint_id, run_id, payload, task_count, chk`` (``_sql.SELECT_CHECKPOINT``)."""
 
 
 def _decode(

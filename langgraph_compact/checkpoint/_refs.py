@@ -26,6 +26,7 @@ starts a new chain with a snapshot.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -148,7 +149,7 @@ def chain_from_links(
             raise corrupt(at, f"checkpoint {row} holds no ref list")
         raw = bytes(value)
         with decoding(at, f"the base pointer of {name}"):
-            base_id = None if base is None else unkey(bytes(base))
+            base_id = None if base is None else str(uuid.UUID(bytes=bytes(base)))
         expected = folded_check(ns, channel, str(row), base_id, base_check, raw[:-8])
         verify_check(at, raw[-8:], expected, name)
         with decoding(at, name):

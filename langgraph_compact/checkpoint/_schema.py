@@ -260,6 +260,27 @@ MIGRATIONS: list[Migration] = [
             ),
         },
     ),
+    # A task's pending writes go into their checkpoint's row (``_writes``), in the update
+    # that counted the task before; writes stored before their checkpoint move into its
+    # row when it is written: a writes row and its key entry fewer per task. Writes
+    # stored before this version stay in lgc_writes. The task count is renamed so that
+    # a process of an older version still running fails at its next checkpoint instead
+    # of writing rows without links or reading rows without their writes (versions 10
+    # and 11 change what a checkpoint row holds; stop the workers to upgrade).
+    Migration(
+        11,
+        "pending writes folded into their checkpoint row (lgc_checkpoints.writes)",
+        {
+            "sqlite": (
+                "ALTER TABLE lgc_checkpoints ADD COLUMN writes BLOB",
+                "ALTER TABLE lgc_checkpoints RENAME COLUMN tasks TO task_count",
+            ),
+            "postgres": (
+                "ALTER TABLE lgc_checkpoints ADD COLUMN writes BYTEA",
+                "ALTER TABLE lgc_checkpoints RENAME COLUMN tasks TO task_count",
+            ),
+        },
+    ),
 ]
 
 

@@ -16,7 +16,8 @@ Tables (``tid`` is a thread's number in ``lgc_threads``; every stored row carrie
 - ``lgc_heads``: each namespace's newest checkpoint id and checkpoint count.
 - ``lgc_checkpoints``: checkpoint skeleton, parent, metadata, small inline values.
 - ``lgc_blobs``: one value per ``(channel, version)``; message lists as ref lists.
-- ``lgc_writes``: one row per ``(checkpoint, task)`` with all its pending writes.
+- ``lgc_writes``: one row per ``(checkpoint, task)`` with all its pending writes, for
+  writes stored before their checkpoint (the others are folded into its row).
 - ``lgc_messages`` / ``lgc_texts`` / ``lgc_text_fts``: each message once per thread,
   its text once per content, the text's words in a contentless FTS5 index (Postgres:
   a word filter in the text's row, ``lgc_texts.words``; no ``lgc_text_fts``).
@@ -128,11 +129,12 @@ SELECT_NAMESPACES = "SELECT DISTINCT checkpoint_ns FROM lgc_checkpoints WHERE ti
 
 # --- checkpoints ------------------------------------------------------------------------
 
-_CHECKPOINT_COLUMNS = "checkpoint_id, run_id, payload, tasks, chk"
+_CHECKPOINT_COLUMNS = "checkpoint_id, run_id, payload, task_count, chk"
 APPEND_CHECKPOINT = """INSERT INTO lgc_checkpoints
-    (tid, checkpoint_ns, checkpoint_id, run_id, payload, tasks, chk, link, link_base)
+    (tid, checkpoint_ns, checkpoint_id, run_id, payload, task_count, chk, link, link_base,
+    writes)
     VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM lgc_writes
-        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?), ?, ?, ?)"""
+        WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?), ?, ?, ?, ?)"""
 INSERT_CHECKPOINT = APPEND_CHECKPOINT + " ON CONFLICT DO NOTHING RETURNING 1"
 REPLACE_CHECKPOINT = """UPDATE lgc_checkpoints SET run_id = ?, payload = ?, chk = ?
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
@@ -150,8 +152,6 @@ CLEAR_LINK = """UPDATE lgc_checkpoints SET link = NULL, link_base = NULL
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 SELECT_EXISTING_CHECKPOINTS = """SELECT checkpoint_id FROM lgc_checkpoints
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id IN ({marks})"""
-ADD_TASK = """UPDATE lgc_checkpoints SET tasks = tasks + 1
-    WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 UPDATE_PAYLOAD = """UPDATE lgc_checkpoints SET payload = ?, chk = ?
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 DELETE_CHECKPOINT = """DELETE FROM lgc_checkpoints
@@ -181,7 +181,7 @@ def list_checkpoints(
     where = " WHERE " + " AND ".join(wheres) if wheres else ""
     sql = (
         "SELECT t.thread_id, c.tid, c.checkpoint_ns, c.checkpoint_id, c.run_id, c.payload, "
-        "c.tasks, c.chk FROM lgc_checkpoints c JOIN lgc_threads t ON t.tid = c.tid"
+        "c.task_count, c.chk FROM lgc_checkpoints c JOIN lgc_threads t ON t.tid = c.tid"
         f"{where} ORDER BY c.checkpoint_id DESC"
     )
     return sql + (f" LIMIT {int(limit)}" if limit is not None else "")
@@ -221,16 +221,29 @@ SELECT_VALUE_BLOBS = """SELECT checkpoint_ns, version, channel, type, blob, chk
 
 # --- pending writes ---------------------------------------------------------------------
 
-SELECT_TASK_WRITES = """SELECT writes, chk FROM lgc_writes
-    WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND task_id = ?"""
+# A task's writes row, if any (0), and the checkpoint row's folded writes, if it is there (1).
+SELECT_TASK_WRITES = """SELECT 0, writes, chk FROM lgc_writes
+    WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND task_id = ?
+    UNION ALL SELECT 1, writes, NULL FROM lgc_checkpoints
+    WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
+UPDATE_FOLDED_WRITES = """UPDATE lgc_checkpoints SET writes = ?, task_count = task_count + ?
+    WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 INSERT_WRITES = """INSERT INTO lgc_writes (tid, checkpoint_ns, checkpoint_id, task_id, writes, chk)
     VALUES (?, ?, ?, ?, ?, ?)"""
 UPDATE_WRITES = """UPDATE lgc_writes SET writes = ?, chk = ?
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND task_id = ?"""
-SELECT_WRITES = """SELECT task_id, writes, chk FROM lgc_writes
+SELECT_WRITE_ROWS = """SELECT task_id, writes, chk FROM lgc_writes
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
+# A checkpoint's writes rows (task id, writes, check), then its folded writes (NULL, ...).
+SELECT_WRITES = (
+    SELECT_WRITE_ROWS
+    + """ UNION ALL SELECT NULL, writes, NULL FROM lgc_checkpoints
+    WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND writes IS NOT NULL"""
+)
 SELECT_THREAD_WRITES = """SELECT checkpoint_ns, checkpoint_id, task_id, writes, chk
     FROM lgc_writes WHERE tid = ?"""
+SELECT_FOLDED_WRITES = """SELECT checkpoint_ns, checkpoint_id, writes FROM lgc_checkpoints
+    WHERE tid = ? AND writes IS NOT NULL"""
 DELETE_CHECKPOINT_WRITES = """DELETE FROM lgc_writes
     WHERE tid = ? AND checkpoint_ns = ? AND checkpoint_id = ?"""
 
@@ -303,8 +316,8 @@ COPY_THREAD = (
     """INSERT INTO lgc_heads SELECT ?, checkpoint_ns, checkpoint_id, checkpoints, chk
         FROM lgc_heads WHERE tid = ?""",
     """INSERT INTO lgc_checkpoints (tid, checkpoint_ns, checkpoint_id, run_id, payload,
-        tasks, chk, link, link_base) SELECT ?, checkpoint_ns, checkpoint_id, run_id, payload,
-        tasks, chk, link, link_base FROM lgc_checkpoints WHERE tid = ?""",
+        task_count, chk, link, link_base, writes) SELECT ?, checkpoint_ns, checkpoint_id, run_id,
+        payload, task_count, chk, link, link_base, writes FROM lgc_checkpoints WHERE tid = ?""",
     """INSERT INTO lgc_blobs SELECT ?, checkpoint_ns, version, channel, type, blob,
         base_version, chk FROM lgc_blobs WHERE tid = ?""",
     """INSERT INTO lgc_writes SELECT ?, checkpoint_ns, checkpoint_id, task_id, writes, chk
@@ -323,8 +336,8 @@ THREAD_STATS = """SELECT t.tid, t.thread_id,
     (SELECT COALESCE(SUM(h.checkpoints), 0) FROM lgc_heads h WHERE h.tid = t.tid),
     (SELECT COUNT(DISTINCT message_id) FROM lgc_messages m
         WHERE m.tid = t.tid AND LENGTH(m.message_id) > 0),
-    (SELECT COALESCE(SUM(LENGTH(payload) + LENGTH(checkpoint_id)
-        + COALESCE(LENGTH(link), 0) + COALESCE(LENGTH(link_base), 0) + 16), 0)
+    (SELECT COALESCE(SUM(LENGTH(payload) + LENGTH(checkpoint_id) + COALESCE(LENGTH(link), 0)
+        + COALESCE(LENGTH(link_base), 0) + COALESCE(LENGTH(writes), 0) + 16), 0)
         FROM lgc_checkpoints c WHERE c.tid = t.tid)
     + (SELECT COALESCE(SUM(LENGTH(blob) + LENGTH(version) + LENGTH(channel) + 16), 0)
         FROM lgc_blobs b WHERE b.tid = t.tid)

@@ -26,12 +26,19 @@ from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._cas import check_summary_swap
 from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
 from langgraph_compact.checkpoint._codec import (
-    LINK_TYPE,
     REFS_TYPE,
     key,
     unkey,
 )
-from langgraph_compact.checkpoint._fold import Fold, carried, link_row, put_value
+from langgraph_compact.checkpoint._fold import (
+    LINK_TYPE,
+    Fold,
+    carried,
+    from_parent,
+    link_row,
+    put_value,
+    same_version,
+)
 from langgraph_compact.checkpoint._guard import check_head
 from langgraph_compact.checkpoint._lane import (
     Base,
@@ -46,18 +53,9 @@ from langgraph_compact.checkpoint._lane import (
 )
 from langgraph_compact.checkpoint._lists import load_list
 from langgraph_compact.checkpoint._messages import MessageStore, Thread
-from langgraph_compact.checkpoint._payload import StoredCheckpoint
-from langgraph_compact.checkpoint._writes import load_writes, store_writes
+from langgraph_compact.checkpoint._writes import fold_entries, load_writes, store_writes
 
 __all__ = ["CheckpointStore", "config_for"]
-
-
-def _same_version(record: StoredCheckpoint, channel: str, version: str) -> bool:
-    """Whether ``record`` holds ``channel`` at ``version`` with a value."""
-    if channel in record.empty:
-        return False
-    known = record.skeleton.get("channel_versions", {}).get(channel)
-    return known is not None and str(known) == version
 
 
 def config_for(thread_id: str, ns: str, checkpoint_id: str) -> RunnableConfig:
@@ -110,11 +108,12 @@ class CheckpointStore(MessageStore):
                 empty.append(channel)
             elif channel in new_versions:
                 yield from put_value(self, th, ns, channel, version, values[channel], inline, fold)
-            elif known is not None and _same_version(known, channel, version):
+            elif known is not None and same_version(known, channel, version):
                 if channel in known.inline:  # unchanged, and stored in the row before
                     inline[channel] = carried(known.inline[channel], cast(Base, base)[0])
             else:
                 unknown[channel] = (version, values[channel])
+        yield from from_parent(self, th, ns, parent, unknown, inline)
         if unknown:  # unchanged but not seen here: store it unless its row exists
             pairs = [(v, c) for c, (v, _) in unknown.items()]
             sql = q.SELECT_BLOB_KEYS.format(values=q.values_list(len(pairs), 2))
@@ -131,9 +130,29 @@ class CheckpointStore(MessageStore):
         # the base of the deltas after it: decode them now, write them again after.
         following = [] if appended else (yield from reencode_after(self, th, ns, cid))
         packed, chk = pack_row(self, th, ns, checkpoint, md, parent, inline, empty, run_id, base)
-        row = (th.tid, ns, cid, run_id, packed.payload, th.tid, ns, key(cid), chk, *fold.columns)
+        early: list[Any] = []  # writes stored before their checkpoint move into its row
+        if appended:
+            early = yield q.SELECT_WRITE_ROWS, (th.tid, ns, key(cid)), "all"
+        writes = (
+            fold_entries([(bytes(t), bytes(w), bytes(c)) for t, w, c in early]) if early else None
+        )
+        row = (
+            th.tid,
+            ns,
+            cid,
+            run_id,
+            packed.payload,
+            th.tid,
+            ns,
+            key(cid),
+            chk,
+            *fold.columns,
+            writes,
+        )
         if appended:  # newer than the head, so a new row (one already there is an error)
             yield q.APPEND_CHECKPOINT, row, "none"  # no wait for the answer
+            if early:
+                yield q.DELETE_CHECKPOINT_WRITES, (th.tid, ns, key(cid)), "none"
         added = appended or bool((yield q.INSERT_CHECKPOINT, row, "all"))
         if not added:
             yield q.REPLACE_CHECKPOINT, (run_id, packed.payload, chk, th.tid, ns, cid), "none"
@@ -282,10 +301,10 @@ class CheckpointStore(MessageStore):
         values: dict[str, Any] = {}
         for channel, (t, b) in stored.inline.items():
             if t == LINK_TYPE:  # a message list whose link a checkpoint row holds
-                version = str(versions.get(channel))
-                at, row = where.at(channel=channel), link_row(str(cid), b, where)
+                version, at = str(versions.get(channel)), where.at(channel=channel)
+                holder = link_row(str(cid), b, at)
                 values[channel] = yield from load_list(
-                    self, th, ns, channel, version, at, remember=remember, row=row
+                    self, th, ns, channel, version, at, remember=remember, row=holder
                 )
                 continue
             with decoding(where.at(channel=channel), "the inline value"):

@@ -1,10 +1,14 @@
-"""Pending writes as programs: one row per ``(checkpoint, task)`` with all its writes.
+"""Pending writes as programs: one entry per ``(checkpoint, task)`` with all its writes.
 
-A task's writes are packed into one row (``_codec.encode_writes``): one key instead of
-one per write. Message values are stored as message numbers (refs to ``lgc_messages``),
-so a tool's output is stored once even though LangGraph writes it before it is in the
-channel. Special channels (errors, interrupts, resumes) replace an earlier write of the
-same task and index, as in LangGraph's savers; other writes keep the first one.
+A task's writes are packed together (``_codec.encode_writes``): one key instead of one
+per write. Message values are stored as message numbers (refs to ``lgc_messages``), so a
+tool's output is stored once even though LangGraph writes it before it is in the channel.
+Special channels (errors, interrupts, resumes) replace an earlier write of the same task
+and index, as in LangGraph's savers; other writes keep the first one.
+
+A task's entry goes into its checkpoint's row (``lgc_checkpoints.writes``, the *folded*
+entries: task key, packed writes, check), in the update that counts the task there;
+an entry stored before its checkpoint is a row of ``lgc_writes`` and stays one.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import ormsgpack
 from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.base import WRITES_IDX_MAP, PendingWrite, writes_sort_key
 
@@ -28,7 +33,14 @@ from langgraph_compact.checkpoint._codec import (
 )
 from langgraph_compact.checkpoint._messages import MessageStore, Thread, is_message_write
 
-__all__ = ["decode_writes_row", "load_writes", "store_writes"]
+__all__ = [
+    "decode_writes_row",
+    "fold_entries",
+    "folded_entries",
+    "load_writes",
+    "store_writes",
+    "thread_writes",
+]
 
 
 def store_writes(
@@ -54,20 +66,79 @@ def store_writes(
     if not entries:
         return
     row_key = (th.tid, ns, key(cid), key(task_id))
-    rows = yield q.SELECT_TASK_WRITES, row_key, "all"
-    if rows:
-        where = Where(th.thread_id, cid)
-        _, found = decode_writes_row(ns, cid, task_id, rows[0], where)
-        old = {w[0]: w for w in found}
-        replace = all(w[0] in WRITES_IDX_MAP for w in writes)
-        entries = {**old, **entries} if replace else {**entries, **old}
+    where = Where(th.thread_id, cid)
+    rows = yield q.SELECT_TASK_WRITES, (*row_key, th.tid, ns, cid), "all"
+    own = [r[1:] for r in rows if int(r[0]) == 0]
+    held = [r[1] for r in rows if int(r[0]) == 1]
+    if own or not held:  # the task's row, or a new one: the checkpoint is not there yet
+        if own:
+            _, found = decode_writes_row(ns, cid, task_id, own[0], where)
+            entries = _merged(found, entries, writes)
+        blob = encode_writes(task_path, sorted(entries.values()))
+        chk = writes_check(ns, cid, task_id, blob)
+        if own:
+            yield q.UPDATE_WRITES, (blob, chk, *row_key), "none"
+        else:
+            yield q.INSERT_WRITES, (*row_key, blob, chk), "none"
+        return
+    folded = folded_entries(held[0], where) if held[0] is not None else []
+    task_key = key(task_id)
+    at = next((i for i, e in enumerate(folded) if e[0] == task_key), None)
+    if at is not None:
+        _, found = decode_writes_row(ns, cid, task_id, folded[at][1:], where)
+        entries = _merged(found, entries, writes)
     blob = encode_writes(task_path, sorted(entries.values()))
-    chk = writes_check(ns, cid, task_id, blob)
-    if rows:
-        yield q.UPDATE_WRITES, (blob, chk, *row_key), "none"
-    else:
-        yield q.INSERT_WRITES, (*row_key, blob, chk), "none"
-        yield q.ADD_TASK, (th.tid, ns, cid), "none"
+    entry = (task_key, blob, writes_check(ns, cid, task_id, blob))
+    folded = [*folded[:at], entry, *folded[at + 1 :]] if at is not None else [*folded, entry]
+    params = (fold_entries(folded), int(at is None), th.tid, ns, cid)
+    yield q.UPDATE_FOLDED_WRITES, params, "none"
+
+
+def _merged(
+    found: list[tuple[int, str, str, bytes]],
+    entries: dict[int, tuple[int, str, str, bytes]],
+    writes: Sequence[tuple[str, Any]],
+) -> dict[int, tuple[int, str, str, bytes]]:
+    """A task's stored writes merged with new ones (special channels replace, as in
+    LangGraph's savers; other writes keep the first one)."""
+    old = {w[0]: w for w in found}
+    replace = all(w[0] in WRITES_IDX_MAP for w in writes)
+    return {**old, **entries} if replace else {**entries, **old}
+
+
+_FOLDED_FORMAT = b"\x01"
+
+
+def fold_entries(entries: Sequence[tuple[bytes, bytes, bytes]]) -> bytes:
+    """A checkpoint row's ``writes``: its tasks' ``(task key, packed writes, check)``."""
+    return _FOLDED_FORMAT + ormsgpack.packb([list(e) for e in entries])
+
+
+def folded_entries(raw: bytes, where: Where) -> list[tuple[bytes, bytes, bytes]]:
+    """Inverse of ``fold_entries`` (each entry's check is verified by its reader)."""
+    with decoding(where, "the checkpoint row's pending writes"):
+        raw = bytes(raw)
+        if raw[:1] != _FOLDED_FORMAT:
+            raise ValueError(f"unknown pending writes format {raw[:1]!r}")
+        out = [(bytes(k), bytes(b), bytes(c)) for k, b, c in ormsgpack.unpackb(raw[1:])]
+    return out
+
+
+def thread_writes(th: Thread) -> q.Program[list[tuple[str, bytes, bytes, bytes, bytes]]]:
+    """Every writes entry of a thread, rows and folded: ``(ns, cid key, task key, writes,
+    check)`` (``verify``, redaction).
+
+    Raises:
+        CorruptionError: a checkpoint row's folded writes do not decode.
+    """
+    out = [
+        (str(n), bytes(c), bytes(t), bytes(b), bytes(k))
+        for n, c, t, b, k in (yield q.SELECT_THREAD_WRITES, (th.tid,), "all")
+    ]
+    for ns, cid, raw in (yield q.SELECT_FOLDED_WRITES, (th.tid,), "all"):
+        for task, blob, chk in folded_entries(raw, Where(th.thread_id, str(cid))):
+            out.append((str(ns), key(str(cid)), task, blob, chk))
+    return out
 
 
 def decode_writes_row(
@@ -84,7 +155,9 @@ def load_writes(
     store: MessageStore, th: Thread, ns: str, cid: str, tasks: int, where: Where
 ) -> q.Program[list[PendingWrite]]:
     """A checkpoint's pending writes in LangGraph's order; ``tasks`` rows must be there."""
-    rows = yield q.SELECT_WRITES, (th.tid, ns, key(cid)), "all"
+    rows: list[tuple[bytes, bytes, bytes]] = []
+    for task, blob, chk in (yield q.SELECT_WRITES, (th.tid, ns, key(cid), th.tid, ns, cid), "all"):
+        rows += [(task, blob, chk)] if task is not None else folded_entries(blob, where)
     if len(rows) != tasks:
         raise corrupt(where, f"{tasks} tasks wrote pending writes, {len(rows)} rows are left")
     found: list[tuple[str, int, str, str, Any]] = []

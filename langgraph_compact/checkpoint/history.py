@@ -19,13 +19,12 @@ from langchain_core.messages import BaseMessage
 from langgraph_compact.checkpoint import _sql as q
 from langgraph_compact.checkpoint._check import Where, blob_check, corrupt, decoding, verify_check
 from langgraph_compact.checkpoint._codec import (
-    LINK_TYPE,
     REFS_TYPE,
     decode_cursor,
     encode_cursor,
     key,
 )
-from langgraph_compact.checkpoint._fold import link_row
+from langgraph_compact.checkpoint._fold import LINK_TYPE, link_row
 from langgraph_compact.checkpoint._fts import SearchTerms, search_terms
 from langgraph_compact.checkpoint._lane import check_count, load_record, read_head
 from langgraph_compact.checkpoint._lists import resolve_list

@@ -52,6 +52,7 @@ from langgraph_compact.checkpoint._fts import index_words
 from langgraph_compact.checkpoint._messages import Thread, tool_names
 from langgraph_compact.checkpoint._scrub import Scrubber, message_strings, tombstone_message
 from langgraph_compact.checkpoint._store import CheckpointStore
+from langgraph_compact.checkpoint._writes import fold_entries, folded_entries
 from langgraph_compact.messages import message_digest
 
 __all__ = ["RedactionResult", "redact_program", "tombstone"]
@@ -243,24 +244,53 @@ def _scrub_values(store: CheckpointStore, th: Thread, scrub: Scrubber) -> q.Prog
             rewritten += 1
     for ns, raw_cid, raw_task, blob, stored in (yield q.SELECT_THREAD_WRITES, (th.tid,), "all"):
         cid, task_id = unkey(raw_cid), unkey(raw_task)
-        at = Where(th.thread_id, cid)
-        verify_check(at, stored, writes_check(ns, cid, task_id, blob), "a writes row")
-        entries: list[tuple[int, str, str, bytes]] = []
-        hits = 0
-        with decoding(at, "a writes row"):
-            path, found = decode_writes(blob)
-            for idx, channel, t, value_bytes in found:
-                if t == WRITE_REFS_TYPE or (plain and not scrub.may_hold(value_bytes)):
-                    entries.append((idx, channel, t, value_bytes))
-                    continue
-                scrubbed, hit = scrub(store.serde.loads_typed((t, value_bytes)))
-                if hit:
-                    t, value_bytes = store.serde.dumps_typed(scrubbed)
-                    hits += 1
-                entries.append((idx, channel, t, value_bytes))
+        new_blob, chk, hits = _scrub_writes(store, scrub, plain, th, ns, cid, task_id, blob, stored)
         if hits:
-            new_blob = encode_writes(path, entries)
-            chk = writes_check(ns, cid, task_id, new_blob)
             yield q.UPDATE_WRITES, (new_blob, chk, th.tid, ns, raw_cid, raw_task), "none"
             rewritten += hits
+    for ns, cid, raw in (yield q.SELECT_FOLDED_WRITES, (th.tid,), "all"):
+        entries, found = [], 0
+        for raw_task, blob, stored in folded_entries(raw, Where(th.thread_id, str(cid))):
+            task_id = unkey(raw_task)
+            new_blob, chk, hits = _scrub_writes(
+                store, scrub, plain, th, ns, str(cid), task_id, blob, stored
+            )
+            entries.append((raw_task, new_blob, chk))
+            found += hits
+        if found:
+            yield q.UPDATE_FOLDED_WRITES, (fold_entries(entries), 0, th.tid, ns, cid), "none"
+            rewritten += found
     return rewritten
+
+
+def _scrub_writes(
+    store: CheckpointStore,
+    scrub: Scrubber,
+    plain: bool,
+    th: Thread,
+    ns: str,
+    cid: str,
+    task_id: str,
+    blob: bytes,
+    stored: bytes,
+) -> tuple[bytes, bytes, int]:
+    """A task's packed writes with the redacted values scrubbed: ``(writes, check, hits)``."""
+    at = Where(th.thread_id, cid)
+    verify_check(at, stored, writes_check(ns, cid, task_id, blob), "a writes row")
+    entries: list[tuple[int, str, str, bytes]] = []
+    hits = 0
+    with decoding(at, "a writes row"):
+        path, found = decode_writes(blob)
+        for idx, channel, t, value_bytes in found:
+            if t == WRITE_REFS_TYPE or (plain and not scrub.may_hold(value_bytes)):
+                entries.append((idx, channel, t, value_bytes))
+                continue
+            scrubbed, hit = scrub(store.serde.loads_typed((t, value_bytes)))
+            if hit:
+                t, value_bytes = store.serde.dumps_typed(scrubbed)
+                hits += 1
+            entries.append((idx, channel, t, value_bytes))
+    if not hits:
+        return blob, stored, 0
+    new_blob = encode_writes(path, entries)
+    return new_blob, writes_check(ns, cid, task_id, new_blob), hits

@@ -37,6 +37,7 @@ from langgraph_compact.checkpoint._lane import load_record
 from langgraph_compact.checkpoint._messages import Thread
 from langgraph_compact.checkpoint._refs import MAX_CHAIN, decode_link, link_check
 from langgraph_compact.checkpoint._store import CheckpointStore
+from langgraph_compact.checkpoint._writes import thread_writes
 from langgraph_compact.errors import CorruptionError
 
 __all__ = ["Problem", "VerifyReport", "unreadable", "verify_program"]
@@ -301,7 +302,7 @@ def _writes(
     tally: _Tally,
 ) -> q.Program[None]:
     found: dict[str, int] = {}
-    for row_ns, raw_cid, raw_task, blob, stored in (yield q.SELECT_THREAD_WRITES, (th.tid,), "all"):
+    for row_ns, raw_cid, raw_task, blob, stored in (yield from thread_writes(th)):
         if row_ns != ns:
             continue
         tally.count("writes")

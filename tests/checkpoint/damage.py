@@ -163,7 +163,7 @@ DAMAGE: dict[str, Damage] = {
     "flipped byte in a checkpoint row": _flip_column("lgc_checkpoints", "payload"),
     "flipped byte in a ref list": _flip_column("lgc_checkpoints", "link", "link IS NOT NULL"),
     "flipped byte in a value": _flip_column("lgc_blobs", "blob", "type != 'lgc.refs'"),
-    "flipped byte in a writes row": _flip_column("lgc_writes", "writes"),
+    "flipped byte in a writes row": _flip_column("lgc_checkpoints", "writes"),
     "flipped byte in a message skeleton": _flip_column("lgc_messages", "skeleton"),
     "flipped byte in a compressed text": _flip_column("lgc_texts", "text", PACKED_TEXT),
     "changed character in a plain text": _flip_column("lgc_texts", "text", PLAIN_TEXT),
@@ -179,14 +179,22 @@ DAMAGE: dict[str, Damage] = {
     "deleted value row": _delete_row("lgc_blobs", "type != 'lgc.refs'"),
     "deleted middle checkpoint": _delete_row("lgc_checkpoints", MIDDLE),
     "deleted newest checkpoint": _delete_row("lgc_checkpoints", "NOT " + MIDDLE),
-    "deleted writes row": _delete_row("lgc_writes"),
+    "deleted writes row": _update(
+        "lgc_checkpoints", "writes", "CASE WHEN ? IS NULL THEN NULL END", "writes IS NOT NULL"
+    ),
     "changed content_in_text flag": _update("lgc_messages", "content_in_text", "1 - ?"),
     "changed message id": _update(
         "lgc_messages", "message_id", "CAST(? || 'x' AS BLOB)", "length(message_id) > 0"
     ),
     "changed message number": _update("lgc_messages", "seq", "? + 100000"),
-    "changed task count": _update("lgc_checkpoints", "tasks", "? + 1"),
+    "changed task count": _update("lgc_checkpoints", "task_count", "? + 1"),
     "moved ref list base": _move_folded_base,
+    "flipped byte in a ref list base": _flip_column(
+        "lgc_checkpoints", "link_base", "link_base IS NOT NULL"
+    ),
+    "cut ref list base": _update(
+        "lgc_checkpoints", "link_base", "substr(?, 1, 5)", "link_base IS NOT NULL"
+    ),
     "moved head to an older checkpoint": _older_head,
     "swapped thread ids": _swap_column("lgc_threads", "thread_id"),
 }

@@ -118,6 +118,23 @@ def test_a_process_of_schema_7_or_8_still_running_fails_instead_of_writing_words
         conn.execute(old)
 
 
+@pytest.mark.parametrize(
+    "old",
+    [
+        "SELECT checkpoint_id, run_id, payload, tasks, chk FROM lgc_checkpoints",
+        "UPDATE lgc_checkpoints SET tasks = tasks + 1 WHERE tid = 1",
+    ],
+)
+def test_a_process_of_schema_10_or_older_fails_at_its_next_checkpoint(
+    tmp_path: Path, old: str
+) -> None:
+    dsn = schema_dsn(tmp_path)
+    with CompactPostgresSaver.from_conn_string(dsn) as saver:
+        saver.setup()
+    with psycopg.connect(dsn) as conn, pytest.raises(errors.UndefinedColumn):
+        conn.execute(old)
+
+
 def test_a_damaged_word_filter_is_reported_and_never_hides_a_match(tmp_path: Path) -> None:
     dsn = schema_dsn(tmp_path)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:

@@ -17,14 +17,18 @@ from agent_graph import build_graph, state_json, turn_input
 from backends import Backend
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.channels import DeltaChannel
+from langgraph.checkpoint.base import copy_checkpoint
+from langgraph.checkpoint.base.id import uuid6
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.graph import START, MessagesState, StateGraph, add_messages
 
 from langgraph_compact.checkpoint import CompactSaverBase, CompactSqliteSaver
+from langgraph_compact.checkpoint._check import Where
 from langgraph_compact.checkpoint._codec import decode_writes, unkey, unpack_text
 from langgraph_compact.checkpoint._fts import text_words, word_filter
 from langgraph_compact.checkpoint._refs import decode_link
+from langgraph_compact.checkpoint._writes import folded_entries
 from langgraph_compact.errors import CompactError, SaverArgumentError
 
 
@@ -51,9 +55,20 @@ def _links(backend: Backend, tid: int) -> list[tuple[Any, bytes, Any]]:
         "SELECT version, blob, base_version FROM lgc_blobs WHERE tid = ? AND type = 'lgc.refs'",
         tid,
     )
-    return [(c, bytes(v)[:-8], b and unkey(bytes(b))) for c, v, b in folded] + [
+    return [(c, bytes(v)[:-8], b and str(uuid.UUID(bytes=bytes(b)))) for c, v, b in folded] + [
         (v, bytes(b), x) for v, b, x in rows
     ]
+
+
+def _write_entries(backend: Backend) -> list[tuple[str, bytes, bytes]]:
+    """``(checkpoint id, task key, packed writes)`` of every pending-writes entry: the
+    ``lgc_writes`` rows and the entries folded into checkpoint rows."""
+    sql = "SELECT checkpoint_id, task_id, writes FROM lgc_writes"
+    out = [(unkey(bytes(c)), bytes(t), bytes(w)) for c, t, w in backend.query(sql)]
+    sql = "SELECT checkpoint_id, writes FROM lgc_checkpoints WHERE writes IS NOT NULL"
+    for cid, raw in backend.query(sql):
+        out += [(cid, t, w) for t, w, _ in folded_entries(bytes(raw), Where(""))]
+    return out
 
 
 def test_each_message_content_is_stored_once(backend: Backend) -> None:
@@ -68,7 +83,8 @@ def test_each_message_content_is_stored_once(backend: Backend) -> None:
     # An append-only thread's links are all folded into their checkpoint rows.
     assert backend.query("SELECT type FROM lgc_blobs WHERE channel = 'messages'") == []
     assert len(_links(backend, tid)) == 60  # a new list version per step: input, agent, tools
-    writes = [decode_writes(b)[1] for (b,) in backend.query("SELECT writes FROM lgc_writes")]
+    writes = [decode_writes(b)[1] for _, _, b in _write_entries(backend)]
+    assert len(writes) == 60  # __start__, agent, tools a turn
     kinds = {t for entries in writes for _, c, t, _ in entries if c == "messages"}
     assert kinds <= {"lgc.msgs", "msgpack"}  # refs, or the empty input list
     assert all(len(v) < 16 for entries in writes for _, _, _, v in entries)
@@ -110,15 +126,16 @@ def test_a_task_writes_one_row_and_small_values_stay_in_the_checkpoint(
 ) -> None:
     _run(backend.saver, "rows", range(10))
     tid = backend.tid("rows")
-    tasks = backend.query(
-        "SELECT COUNT(*), COUNT(DISTINCT checkpoint_id || task_id) FROM lgc_writes WHERE tid = ?",
-        tid,
-    )
-    assert tasks[0][0] == tasks[0][1] == 30  # __start__, agent, tools: one row per task
+    entries = _write_entries(backend)
+    assert len(entries) == len({(c, t) for c, t, _ in entries}) == 30  # one a task a step
+    # Every entry ends in its checkpoint's row (writes stored first move in with it).
+    assert backend.scalar("SELECT COUNT(*) FROM lgc_writes WHERE tid = ?", tid) == 0
+    tasks = [(len(entries),)]
     # The trigger channels (branch:to:agent, value None) never get a value row.
     assert backend.scalar("SELECT COUNT(*) FROM lgc_blobs WHERE channel LIKE 'branch:%'") == 0
     assert (
-        backend.scalar("SELECT SUM(tasks) FROM lgc_checkpoints WHERE tid = ?", tid) == tasks[0][0]
+        backend.scalar("SELECT SUM(task_count) FROM lgc_checkpoints WHERE tid = ?", tid)
+        == tasks[0][0]
     )
 
 
@@ -414,3 +431,17 @@ def test_a_chain_stays_where_it_is_stored() -> None:
     assert (link.row, link.base, link.tail) == ("c2", "c1", (3,))
     link = folded.append("v3", [4], msgs[3:4], None)  # no row can take it: a snapshot
     assert (link.row, link.base, link.keep, link.tail) == (None, None, 0, (1, 2, 3, 4))
+
+
+def test_a_put_without_a_base_record_names_the_lists_its_parent_holds(backend: Backend) -> None:
+    _run(backend.saver, "np", range(4))
+    tid, head = backend.tid("np"), backend.saver.get_tuple(_cfg("np"))
+    assert head is not None
+    links = len(_links(backend, tid))
+    with backend.reopen() as fresh:  # no record cached: the channels are "unknown" here
+        cp = copy_checkpoint(head.checkpoint)
+        cp["id"] = str(uuid6(clock_seq=-2))
+        config = fresh.put(head.config, cp, {"source": "update", "step": 99, "parents": {}}, {})
+        got = fresh.get_tuple(config)
+    assert got is not None and got.checkpoint["channel_values"] == head.checkpoint["channel_values"]
+    assert len(_links(backend, tid)) == links  # no list stored again
