@@ -60,6 +60,10 @@ class ThreadCache:
         return len(self.messages) + len(self.by_object)
 
 
+MAX_EARLY = 1024
+"""Checkpoints with writes stored before them that a store remembers (``early``)."""
+
+
 class StoreCache:
     """The caches of one store, with the operations the storage programs need."""
 
@@ -68,6 +72,7 @@ class StoreCache:
         self._threads: OrderedDict[int, ThreadCache] = OrderedDict()
         self._size = 0
         self._touched: set[int] = set()
+        self._early: OrderedDict[tuple[int, str, str], None] = OrderedDict()
 
     # --- threads -------------------------------------------------------------------------
 
@@ -87,6 +92,17 @@ class StoreCache:
         tc = self._threads.pop(tid, None)
         if tc is not None:
             self._size -= tc.size()
+
+    def early(self, tid: int, ns: str, cid: str) -> None:
+        """Note writes stored (as rows) before their checkpoint: its put moves them in."""
+        self._early[(tid, ns, cid)] = None
+        while len(self._early) > MAX_EARLY:
+            self._early.popitem(last=False)
+
+    def take_early(self, tid: int, ns: str, cid: str) -> bool:
+        """Whether this store wrote writes of checkpoint ``cid`` before it (asked once;
+        rows another process wrote first stay rows, read as such)."""
+        return self._early.pop((tid, ns, cid), 0) is None
 
     def touch(self, tid: int) -> None:
         """Record that the running transaction writes to ``tid`` (see ``transaction``)."""

@@ -242,40 +242,28 @@ MIGRATIONS: list[Migration] = [
         lambda _dialect: _fill_word_filters(),
         ("postgres",),
     ),
-    # A ref-list link is written into the checkpoint row whose put made it (``_refs``):
-    # 3 rows a turn fewer for a chat loop, each a 90-byte row and a key entry for a link
-    # of 6 bytes; its base's row is named by ``_codec.id_key`` (17 bytes, not 37). Lists
-    # stored before stay in lgc_blobs and are read there.
+    # What a put and its tasks' writes add to a thread goes into the checkpoint row where
+    # it can: the ref-list link the put wrote (``_fold``; its base's row by its 16 UUID
+    # bytes) and each task's pending writes (``_writes``), in the update that counts the
+    # task, writes stored before their checkpoint moving into its row when it is written.
+    # For a chat loop that is 6 rows a turn fewer, each a small value in a 90-byte row
+    # with a key entry. Lists and writes stored before stay where they are and are read
+    # there. The task count is renamed so that a process of an older version still
+    # running fails at its next checkpoint instead of writing rows without links or
+    # reading rows without their writes: stop the workers to upgrade.
     Migration(
         10,
-        "ref-list links folded into their checkpoint row (lgc_checkpoints.link, link_base)",
+        "ref-list links and pending writes folded into their checkpoint row",
         {
             "sqlite": (
                 "ALTER TABLE lgc_checkpoints ADD COLUMN link BLOB",
                 "ALTER TABLE lgc_checkpoints ADD COLUMN link_base BLOB",
-            ),
-            "postgres": (
-                "ALTER TABLE lgc_checkpoints ADD COLUMN link BYTEA",
-                "ALTER TABLE lgc_checkpoints ADD COLUMN link_base BYTEA",
-            ),
-        },
-    ),
-    # A task's pending writes go into their checkpoint's row (``_writes``), in the update
-    # that counted the task before; writes stored before their checkpoint move into its
-    # row when it is written: a writes row and its key entry fewer per task. Writes
-    # stored before this version stay in lgc_writes. The task count is renamed so that
-    # a process of an older version still running fails at its next checkpoint instead
-    # of writing rows without links or reading rows without their writes (versions 10
-    # and 11 change what a checkpoint row holds; stop the workers to upgrade).
-    Migration(
-        11,
-        "pending writes folded into their checkpoint row (lgc_checkpoints.writes)",
-        {
-            "sqlite": (
                 "ALTER TABLE lgc_checkpoints ADD COLUMN writes BLOB",
                 "ALTER TABLE lgc_checkpoints RENAME COLUMN tasks TO task_count",
             ),
             "postgres": (
+                "ALTER TABLE lgc_checkpoints ADD COLUMN link BYTEA",
+                "ALTER TABLE lgc_checkpoints ADD COLUMN link_base BYTEA",
                 "ALTER TABLE lgc_checkpoints ADD COLUMN writes BYTEA",
                 "ALTER TABLE lgc_checkpoints RENAME COLUMN tasks TO task_count",
             ),

@@ -131,7 +131,7 @@ class CheckpointStore(MessageStore):
         following = [] if appended else (yield from reencode_after(self, th, ns, cid))
         packed, chk = pack_row(self, th, ns, checkpoint, md, parent, inline, empty, run_id, base)
         early: list[Any] = []  # writes stored before their checkpoint move into its row
-        if appended:
+        if appended and self.cache.take_early(th.tid, ns, cid):
             early = yield q.SELECT_WRITE_ROWS, (th.tid, ns, key(cid)), "all"
         writes = (
             fold_entries([(bytes(t), bytes(w), bytes(c)) for t, w, c in early]) if early else None

@@ -80,6 +80,7 @@ def store_writes(
             yield q.UPDATE_WRITES, (blob, chk, *row_key), "none"
         else:
             yield q.INSERT_WRITES, (*row_key, blob, chk), "none"
+            store.cache.early(th.tid, ns, cid)  # its put moves the row into its checkpoint
         return
     folded = folded_entries(held[0], where) if held[0] is not None else []
     task_key = key(task_id)
@@ -120,13 +121,17 @@ def folded_entries(raw: bytes, where: Where) -> list[tuple[bytes, bytes, bytes]]
         raw = bytes(raw)
         if raw[:1] != _FOLDED_FORMAT:
             raise ValueError(f"unknown pending writes format {raw[:1]!r}")
-        out = [(bytes(k), bytes(b), bytes(c)) for k, b, c in ormsgpack.unpackb(raw[1:])]
+        out = []
+        for entry in ormsgpack.unpackb(raw[1:]):
+            if len(entry) != 3 or not all(isinstance(x, bytes) for x in entry):
+                raise ValueError("a pending writes entry is not three byte strings")
+            out.append((entry[0], entry[1], entry[2]))
     return out
 
 
 def thread_writes(th: Thread) -> q.Program[list[tuple[str, bytes, bytes, bytes, bytes]]]:
     """Every writes entry of a thread, rows and folded: ``(ns, cid key, task key, writes,
-    check)`` (``verify``, redaction).
+    check)`` (``verify``).
 
     Raises:
         CorruptionError: a checkpoint row's folded writes do not decode.

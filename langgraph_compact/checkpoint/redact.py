@@ -250,8 +250,10 @@ def _scrub_values(store: CheckpointStore, th: Thread, scrub: Scrubber) -> q.Prog
             rewritten += hits
     for ns, cid, raw in (yield q.SELECT_FOLDED_WRITES, (th.tid,), "all"):
         entries, found = [], 0
-        for raw_task, blob, stored in folded_entries(raw, Where(th.thread_id, str(cid))):
-            task_id = unkey(raw_task)
+        at = Where(th.thread_id, str(cid))
+        for raw_task, blob, stored in folded_entries(raw, at):
+            with decoding(at, "a pending writes entry's task id"):
+                task_id = unkey(raw_task)
             new_blob, chk, hits = _scrub_writes(
                 store, scrub, plain, th, ns, str(cid), task_id, blob, stored
             )

@@ -125,7 +125,7 @@ def test_a_process_of_schema_7_or_8_still_running_fails_instead_of_writing_words
         "UPDATE lgc_checkpoints SET tasks = tasks + 1 WHERE tid = 1",
     ],
 )
-def test_a_process_of_schema_10_or_older_fails_at_its_next_checkpoint(
+def test_a_process_of_schema_9_or_older_fails_at_its_next_checkpoint(
     tmp_path: Path, old: str
 ) -> None:
     dsn = schema_dsn(tmp_path)

@@ -445,3 +445,31 @@ def test_a_put_without_a_base_record_names_the_lists_its_parent_holds(backend: B
         got = fresh.get_tuple(config)
     assert got is not None and got.checkpoint["channel_values"] == head.checkpoint["channel_values"]
     assert len(_links(backend, tid)) == links  # no list stored again
+
+
+def test_writes_stored_before_their_checkpoint_move_into_its_row(backend: Backend) -> None:
+    _run(backend.saver, "ew", range(1))
+    tid, head = backend.tid("ew"), backend.saver.get_tuple(_cfg("ew"))
+    assert head is not None
+    rows = "SELECT COUNT(*) FROM lgc_writes WHERE tid = ?"
+    md: Any = {"source": "update", "step": 9, "parents": {}}
+
+    def early(saver: CompactSaverBase, value: str) -> tuple[Any, Any]:
+        cp = copy_checkpoint(head.checkpoint)
+        cp["id"] = str(uuid6(clock_seq=-2))
+        config = _cfg("ew", checkpoint_ns="", checkpoint_id=cp["id"])
+        saver.put_writes(config, [("notes", value)], "task-1")  # LangGraph may, with async
+        assert backend.scalar(rows, tid) >= 1  # durability: a row while no checkpoint is there
+        return cp, config
+
+    cp, config = early(backend.saver, "first")
+    backend.saver.put(head.config, cp, md, {})
+    assert backend.scalar(rows, tid) == 0  # moved into the checkpoint's row
+    got = backend.saver.get_tuple(config)
+    assert got is not None and got.pending_writes == [("task-1", "notes", "first")]
+    with backend.reopen() as other:  # written first by another store: the row stays a row
+        cp, config = early(backend.saver, "second")
+        other.put(head.config, cp, md, {})
+        got = other.get_tuple(config)
+        assert got is not None and got.pending_writes == [("task-1", "notes", "second")]
+        assert backend.scalar(rows, tid) == 1 and other.verify("ew").ok
