@@ -113,6 +113,13 @@ def link_check(
     return check(b"refs", ns, channel, version, base, base_check, blob)
 
 
+def _check_root(where: Where, rows: Sequence[Any], base: object, missing: str) -> None:
+    """Raise unless a fetched chain (head first) ends at a snapshot (no base)."""
+    if base is not None:
+        loop = f"ref list chain is longer than {MAX_CHAIN} links (a loop?)"
+        raise corrupt(where, loop if len(rows) >= MAX_CHAIN else missing)
+
+
 def folded_check(
     ns: str, channel: str, row: str, base: str | None, base_check: bytes | None, blob: bytes
 ) -> bytes:
@@ -136,11 +143,8 @@ def chain_from_links(
     """
     if not rows:
         raise corrupt(where, "the checkpoint row holding its message ref list is missing")
-    if rows[-1][2] is not None:
-        what = f"ref list of checkpoint {rows[-1][0]} is based on a row that is missing"
-        if len(rows) >= MAX_CHAIN:
-            what = f"ref list chain is longer than {MAX_CHAIN} links (a loop?)"
-        raise corrupt(where, what)
+    what = f"ref list of checkpoint {rows[-1][0]} is based on a row that is missing"
+    _check_root(where, rows, rows[-1][2], what)
     links: list[RefLink] = []
     base_check: bytes | None = None
     for n, (row, value, base) in enumerate(reversed(rows)):
@@ -175,11 +179,8 @@ def chain_from_rows(
         raise corrupt(where, "the message ref list row is missing")
     with decoding(where.at(channel=channel), "a ref list key"):
         rows = [(unkey(v), t, b, None if p is None else unkey(p), c) for v, t, b, p, c in rows]
-    if rows[-1][3] is not None:
-        what = f"ref list {rows[-1][0]} points at base {rows[-1][3]}, which is missing"
-        if len(rows) >= MAX_CHAIN:
-            what = f"ref list chain is longer than {MAX_CHAIN} links (a loop?)"
-        raise corrupt(where, what)
+    what = f"ref list {rows[-1][0]} points at base {rows[-1][3]}, which is missing"
+    _check_root(where, rows, rows[-1][3], what)
     links: list[RefLink] = []
     base_check: bytes | None = None
     for version, type_, blob, base, stored in reversed(rows):

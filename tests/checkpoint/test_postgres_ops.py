@@ -35,12 +35,24 @@ def _cfg(thread: str) -> Any:
     return {"configurable": {"thread_id": thread}}
 
 
-def _indexes(dsn: str) -> set[str]:
+def _turns(saver: Any, thread: str, n: int = 3) -> None:
+    graph = build_graph(saver)
+    for turn in range(n):
+        graph.invoke(turn_input(turn), _cfg(thread))
+
+
+def _names(dsn: str, sql: str) -> set[str]:
     with psycopg.connect(dsn) as conn:
-        rows = conn.execute(
-            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
-        ).fetchall()
-    return {r[0] for r in rows}
+        return {r[0] for r in conn.execute(sql).fetchall()}
+
+
+def _indexes(dsn: str) -> set[str]:
+    return _names(dsn, "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")
+
+
+def _tables(dsn: str) -> set[str]:
+    sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+    return _names(dsn, sql)
 
 
 def test_a_schema_5_database_loses_its_gin_index_and_still_finds_words(tmp_path: Path) -> None:
@@ -49,9 +61,7 @@ def test_a_schema_5_database_loses_its_gin_index_and_still_finds_words(tmp_path:
         assert drive(conn, migrate(POSTGRES, MIGRATIONS[:5]), write=True) == 5
     assert "lgc_text_fts_words" in _indexes(dsn)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
-        graph = build_graph(saver)
-        for turn in range(3):
-            graph.invoke(turn_input(turn), _cfg("t"))
+        _turns(saver, "t")
         page = saver.history("t", text="module 1")
         assert [item.message.content for item in page.items] == ["please read module 1"]
         with psycopg.connect(dsn) as conn:
@@ -69,9 +79,7 @@ def _filters(dsn: str) -> list[tuple[int, bytes | None]]:
 def test_a_schema_8_database_gets_word_filters_and_still_finds_words(tmp_path: Path) -> None:
     dsn = schema_dsn(tmp_path)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
-        graph = build_graph(saver)
-        for turn in range(3):
-            graph.invoke(turn_input(turn), _cfg("t"))
+        _turns(saver, "t")
     written = _filters(dsn)
     assert len(written) >= 6 and all(w for _, w in written)
     with psycopg.connect(dsn, autocommit=True) as conn:  # the same texts as schema 8 held them
@@ -91,56 +99,33 @@ def test_a_schema_8_database_gets_word_filters_and_still_finds_words(tmp_path: P
     assert "lgc_text_fts" not in _tables(dsn)
 
 
-def _tables(dsn: str) -> set[str]:
-    with psycopg.connect(dsn) as conn:
-        rows = conn.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-        ).fetchall()
-    return {r[0] for r in rows}
-
-
 @pytest.mark.parametrize(
-    "old",
-    [
-        "INSERT INTO lgc_text_fts (text_id, words) VALUES (1, to_tsvector('simple', 'a'))",
-        "SELECT 1 FROM lgc_text_fts f WHERE f.words @@ plainto_tsquery('simple', 'a')",
-        "INSERT INTO lgc_text_fts (text_id, terms) VALUES (1, 'a')",
-        "SELECT 1 FROM lgc_text_fts f WHERE strpos(' ' || f.terms || ' ', ' a ') > 0",
+    ("old", "error"),
+    [  # schema 7 and 8 statements: the words table is gone
+        ("INSERT INTO lgc_text_fts (text_id, words) VALUES (1, to_tsvector('simple', 'a'))", 0),
+        ("SELECT 1 FROM lgc_text_fts f WHERE f.words @@ plainto_tsquery('simple', 'a')", 0),
+        ("INSERT INTO lgc_text_fts (text_id, terms) VALUES (1, 'a')", 0),
+        ("SELECT 1 FROM lgc_text_fts f WHERE strpos(' ' || f.terms || ' ', ' a ') > 0", 0),
+        # schema 9 and older: the task count is renamed
+        ("SELECT checkpoint_id, run_id, payload, tasks, chk FROM lgc_checkpoints", 1),
+        ("UPDATE lgc_checkpoints SET tasks = tasks + 1 WHERE tid = 1", 1),
     ],
 )
-def test_a_process_of_schema_7_or_8_still_running_fails_instead_of_writing_words(
-    tmp_path: Path, old: str
+def test_a_process_of_an_older_schema_still_running_fails_at_once(
+    tmp_path: Path, old: str, error: int
 ) -> None:
     dsn = schema_dsn(tmp_path)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
         saver.setup()
-    with psycopg.connect(dsn) as conn, pytest.raises(errors.UndefinedTable):
-        conn.execute(old)
-
-
-@pytest.mark.parametrize(
-    "old",
-    [
-        "SELECT checkpoint_id, run_id, payload, tasks, chk FROM lgc_checkpoints",
-        "UPDATE lgc_checkpoints SET tasks = tasks + 1 WHERE tid = 1",
-    ],
-)
-def test_a_process_of_schema_9_or_older_fails_at_its_next_checkpoint(
-    tmp_path: Path, old: str
-) -> None:
-    dsn = schema_dsn(tmp_path)
-    with CompactPostgresSaver.from_conn_string(dsn) as saver:
-        saver.setup()
-    with psycopg.connect(dsn) as conn, pytest.raises(errors.UndefinedColumn):
+    expected = (errors.UndefinedTable, errors.UndefinedColumn)[error]
+    with psycopg.connect(dsn) as conn, pytest.raises(expected):
         conn.execute(old)
 
 
 def test_a_damaged_word_filter_is_reported_and_never_hides_a_match(tmp_path: Path) -> None:
     dsn = schema_dsn(tmp_path)
     with CompactPostgresSaver.from_conn_string(dsn) as saver:
-        graph = build_graph(saver)
-        for turn in range(3):
-            graph.invoke(turn_input(turn), _cfg("d"))
+        _turns(saver, "d")
         with psycopg.connect(dsn, autocommit=True) as conn:  # every bit set: all candidates
             conn.execute("UPDATE lgc_texts SET words = decode(repeat('ff', 64), 'hex')")
         page = saver.history("d", text="module 1")
