@@ -2,9 +2,9 @@
 
 A row holds at most one link (``lgc_checkpoints.link``, its base's row in ``link_base``),
 and only a row with a UUID id appended at the head of its lane takes one: a row written
-in the middle (or again) keeps the link it has. The checkpoint's record names the row holding each
-folded list as an inline value of type ``LINK_TYPE``: the row's id as a key, or nothing
-for the row itself (carried to the next row as the id, ``carried``).
+in the middle (or again) keeps the link it has. The checkpoint's record names the row
+holding each folded list as an inline value of type ``LINK_TYPE``: the row's id as a
+key, or nothing for the row itself (carried to the next row as the id, ``carried``).
 """
 
 from __future__ import annotations

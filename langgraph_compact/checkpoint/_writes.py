@@ -7,8 +7,9 @@ Special channels (errors, interrupts, resumes) replace an earlier write of the s
 and index, as in LangGraph's savers; other writes keep the first one.
 
 A task's entry goes into its checkpoint's row (``lgc_checkpoints.writes``, the *folded*
-entries: task key, packed writes, check), in the update that counts the task there;
-an entry stored before its checkpoint is a row of ``lgc_writes`` and stays one.
+entries: task key, packed writes, check), in the update that counts the task there. An
+entry stored before its checkpoint is a row of ``lgc_writes``; the checkpoint's put moves
+it into its row when the same store wrote it (other rows stay rows, read as such).
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def store_writes(
     task_id: str,
     task_path: str,
 ) -> q.Program[None]:
-    """Store (or merge into) the writes row of ``(cid, task_id)``."""
+    """Store (or merge into) the writes entry of ``(cid, task_id)``: its row, its
+    checkpoint's row, or a new row while the checkpoint is not stored."""
     entries: dict[int, tuple[int, str, str, bytes]] = {}
     for idx, (channel, value) in enumerate(writes):
         widx = WRITES_IDX_MAP.get(channel, idx)
@@ -68,31 +70,26 @@ def store_writes(
     row_key = (th.tid, ns, key(cid), key(task_id))
     where = Where(th.thread_id, cid)
     rows = yield q.SELECT_TASK_WRITES, (*row_key, th.tid, ns, cid), "all"
-    own = [r[1:] for r in rows if int(r[0]) == 0]
-    held = [r[1] for r in rows if int(r[0]) == 1]
-    if own or not held:  # the task's row, or a new one: the checkpoint is not there yet
-        if own:
-            _, found = decode_writes_row(ns, cid, task_id, own[0], where)
-            entries = _merged(found, entries, writes)
-        blob = encode_writes(task_path, sorted(entries.values()))
-        chk = writes_check(ns, cid, task_id, blob)
-        if own:
-            yield q.UPDATE_WRITES, (blob, chk, *row_key), "none"
-        else:
-            yield q.INSERT_WRITES, (*row_key, blob, chk), "none"
-            store.cache.early(th.tid, ns, cid)  # its put moves the row into its checkpoint
-        return
-    folded = folded_entries(held[0], where) if held[0] is not None else []
-    task_key = key(task_id)
-    at = next((i for i, e in enumerate(folded) if e[0] == task_key), None)
-    if at is not None:
-        _, found = decode_writes_row(ns, cid, task_id, folded[at][1:], where)
+    own = [r[1:] for r in rows if int(r[0]) == 0]  # the task's row
+    held = [r[1] for r in rows if int(r[0]) == 1]  # the checkpoint row is there
+    folded = folded_entries(held[0], where) if held and held[0] is not None and not own else []
+    at = next((i for i, e in enumerate(folded) if e[0] == row_key[3]), None)
+    stored = own[0] if own else (folded[at][1:] if at is not None else None)
+    if stored is not None:  # merge into the task's entry
+        _, found = decode_writes_row(ns, cid, task_id, stored, where)
         entries = _merged(found, entries, writes)
     blob = encode_writes(task_path, sorted(entries.values()))
-    entry = (task_key, blob, writes_check(ns, cid, task_id, blob))
-    folded = [*folded[:at], entry, *folded[at + 1 :]] if at is not None else [*folded, entry]
-    params = (fold_entries(folded), int(at is None), th.tid, ns, cid)
-    yield q.UPDATE_FOLDED_WRITES, params, "none"
+    chk = writes_check(ns, cid, task_id, blob)
+    if own:
+        yield q.UPDATE_WRITES, (blob, chk, *row_key), "none"
+    elif held:  # into the checkpoint's row, counting a new task
+        entry = (row_key[3], blob, chk)
+        folded = [*folded[:at], entry, *folded[at + 1 :]] if at is not None else [*folded, entry]
+        params = (fold_entries(folded), int(at is None), th.tid, ns, cid)
+        yield q.UPDATE_FOLDED_WRITES, params, "none"
+    else:  # the checkpoint is not stored yet: a row its put moves into it (``early``)
+        yield q.INSERT_WRITES, (*row_key, blob, chk), "none"
+        store.cache.early(th.tid, ns, cid)
 
 
 def _merged(

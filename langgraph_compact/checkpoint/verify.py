@@ -200,8 +200,8 @@ def _lane(
             for channel, version in stored.skeleton.get("channel_versions", {}).items():
                 if channel not in skip:
                     named.setdefault((channel, str(version)), cid)
-            links = yield from check_folded(store, th, ns, cid, stored, seqs, seen)
-            tally.count("values", links)
+            new_links = yield from check_folded(store, th, ns, cid, stored, seqs, seen)
+            tally.count("values", new_links)
     by_key: dict[tuple[str, str], tuple[Any, ...]] = {}
     for channel, raw, t, blob, base, chk in (yield q.SELECT_LANE_BLOBS, (th.tid, ns), "all"):
         with tally.catching():
