@@ -4,7 +4,7 @@
 stops where the verbatim tail began); ``build_handoff`` renders it with the original
 request, the open tasks and a pointer to the parent as the child's first message.
 The summary part is rendered exactly as a projection shows it, so the summary side
-reads it back item by item, pins included (``parse.parse_rendered_summary``).
+reads it back item by item, pins included (``readback.parse_rendered_summary``).
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ from langgraph.graph.message import add_messages
 from langgraph_compact import CompactionNode, CompactionSettings, CompactState, TokenCounter
 from langgraph_compact.checkpoint import AsyncCompactSqliteSaver, CompactSqliteSaver
 from langgraph_compact.compaction import RunningSummary, Section, SummaryItem
-from langgraph_compact.compaction.parse import parse_rendered_summary
+from langgraph_compact.compaction.quote import Source
+from langgraph_compact.compaction.readback import parse_rendered_summary
 from langgraph_compact.errors import RotationError
 from langgraph_compact.handoff import HANDOFF_KEY, build_handoff, final_summary
 from langgraph_compact.lineage import ancestors, children, make_lineage_recall_tool, parent_thread
@@ -71,7 +72,7 @@ def test_handoff_round_trips_through_the_summary_reader_with_pins() -> None:
     assert text.startswith("Please fix the parser")  # the goal opens the child, as anywhere
     assert "- [~] ship it" in text and "'p'" in text
     assert handoff.additional_kwargs[HANDOFF_KEY]["parent_thread_id"] == "p"
-    parsed = parse_rendered_summary(text, "handoff", 1)
+    parsed = parse_rendered_summary(Source("handoff", text), 1)
     assert parsed is not None
     items = {i.text: i for _, i in parsed[0]}
     assert items["Never push to main."].pinned and items["I prefer tabs over spaces."].pinned

@@ -24,10 +24,10 @@ from langchain_core.messages import BaseMessage, SystemMessage
 
 from langgraph_compact.compaction.anchor import FoldAnchor, anchor_at
 from langgraph_compact.compaction.clip import clip_args, clip_text
-from langgraph_compact.compaction.merge import strike_corrected
 from langgraph_compact.compaction.plan import CompactionPlan, clip_first_request
 from langgraph_compact.compaction.select import refit_summary
 from langgraph_compact.compaction.settings import CompactionSettings
+from langgraph_compact.compaction.strike import strike_corrected
 from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.compaction.verify import protocol_violations, repair_projection
 from langgraph_compact.errors import ContextBudgetError, ProtocolError

@@ -5,16 +5,30 @@ Shared by the extraction of text (``extract``) and of tool outputs (``outputs``)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.quote import Quote, call_sources
 from langgraph_compact.compaction.summary import Section, SummaryItem
-from langgraph_compact.messages import canonical_json
 
-__all__ = ["SALIENCE", "Candidate", "call_signature", "fact_item", "file_item", "item"]
+__all__ = [
+    "SALIENCE",
+    "Candidate",
+    "call_signature",
+    "fact_item",
+    "file_item",
+    "item",
+    "present",
+]
 
 Candidate = tuple[Section, SummaryItem]
+
+
+def present(found: Iterable[Candidate | None]) -> list[Candidate]:
+    """The candidates that were made (``item`` gives None for text it cannot quote)."""
+    return [c for c in found if c is not None]
+
 
 SALIENCE: Mapping[str, float] = {
     "human.fact": 0.9,
@@ -27,6 +41,7 @@ SALIENCE: Mapping[str, float] = {
     "ai.fact": 0.55,
     "ai.path": 0.65,
     "ai.identifier": 0.45,
+    "ai.note": 0.4,
     "args.value": 0.8,
     "args.identifier": 0.7,
     "args.file_modified": 0.55,
@@ -48,39 +63,57 @@ hash in a shell command) is incidental."""
 
 
 def item(
-    section: Section, text: str, mid: str, seq: int, *, kind: str, salience: float, **kw: Any
-) -> Candidate:
+    section: Section,
+    text: Quote | None,
+    mid: str,
+    seq: int,
+    *,
+    kind: str,
+    salience: float,
+    **kw: Any,
+) -> Candidate | None:
+    """A candidate showing ``text`` cut to one line of ``ITEM_MAX_CHARS``; None without
+    text (what is not a verbatim piece of a source is not shown)."""
+    if text is None:
+        return None
+    shown = text.cut(tx.ITEM_MAX_CHARS)
+    if not shown:
+        return None
     return section, SummaryItem(
-        text=tx.short(text), kind=kind, sources=(mid,), seq=seq, salience=salience, **kw
+        text=shown.text,
+        spans=shown.spans,
+        kind=kind,
+        sources=(mid,),
+        seq=seq,
+        salience=salience,
+        **kw,
     )
 
 
-def call_signature(name: str, args: Mapping[str, Any]) -> str:
-    """``name: args`` shortened (a script's first line), the same for identical calls."""
-    rendered = next(iter(args.values())) if len(args) == 1 else canonical_json(args)
-    if not isinstance(rendered, str):
-        rendered = canonical_json(rendered)
-    first = rendered.strip().split("\n", 1)
-    shown = first[0] + (" …" if len(first) > 1 else "")
-    return tx.short(f"{name}: {shown}", 100)
+def call_signature(call: Mapping[str, Any]) -> Quote:
+    """``name: args`` (a script's first line), the same for identical calls; the
+    arguments quoted from the call."""
+    source = next(call_sources(call))
+    return (f"{call['name']}: " + source.slice(0, len(source.text))).cut(100)
 
 
 def fact_item(
     key: str,
-    value: str,
+    text: Quote | None,
     mid: str,
     seq: int,
     salience: float,
     *,
     pinned: bool = False,
     stale: tuple[str, ...] = (),
-) -> Candidate:
-    """A stated fact, keyed by its name so a later value supersedes it; pinned when it
-    is a correction."""
+    origin: str = "",
+) -> Candidate | None:
+    """A stated fact, shown as the words that state it and keyed by its name so a later
+    value supersedes it; pinned when it is a correction."""
     kind = "correction" if pinned else "fact"
     return item(
         Section.CRITICAL,
-        f"{key}: {value}",
+        text,
         mid,
         seq,
         key=f"fact:{key}",
@@ -88,9 +121,15 @@ def fact_item(
         salience=salience,
         pinned=pinned,
         stale=stale,
+        origin=origin,
     )
 
 
-def file_item(section: Section, path: str, mid: str, seq: int, salience: float) -> Candidate:
+def file_item(
+    section: Section, path: Quote | None, mid: str, seq: int, salience: float, origin: str = ""
+) -> Candidate | None:
     """A file read or modified, keyed by its path (a later mention folds into it)."""
-    return item(section, path, mid, seq, key=f"file:{path}", kind="path", salience=salience)
+    if path is None:
+        return None
+    key = f"file:{path.text.removeprefix('./')}"
+    return item(section, path, mid, seq, key=key, kind="path", salience=salience, origin=origin)

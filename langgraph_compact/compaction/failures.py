@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from langgraph_compact.compaction.text import TRACEBACK_HEADER, content_words, is_code_line, short
+from langgraph_compact.compaction.text import TRACEBACK_HEADER, content_words, is_code_line
 
 __all__ = ["error_lines", "exit_status", "is_diagnostic"]
 
@@ -93,7 +93,8 @@ def exit_status(line: str) -> str | None:
 
 
 def error_lines(text: str, limit: int = 3) -> list[str]:
-    """The informative error lines of ``text``, in order, the last ``limit`` distinct ones.
+    """The informative error lines of ``text`` (stripped), in order, the last ``limit``
+    distinct ones.
 
     Any shape a real tool prints counts (see ``_ERROR_PATTERNS``). A traceback header is
     never an item: its message line, the traceback's last line, is.
@@ -108,4 +109,4 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
         if any(p.search(line) for p in _ERROR_PATTERNS) and content_words(line) >= 1:
             found.pop(line, None)
             found[line] = None
-    return [short(line, 200) for line in list(found)[-limit:]]
+    return list(found)[-limit:]

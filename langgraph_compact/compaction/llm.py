@@ -12,7 +12,8 @@ against it and the model is asked once more with the missing list. The extractor
 candidates are then merged with the model's items — the extractor's carry the keys, pins
 and lineage, the model adds what it wrote beyond them — so a model that forgets, or
 files a user's preference under the wrong heading, cannot lose or unpin it. The draft's
-``path`` records which way was taken and why.
+``path`` records which way was taken and why. A model's item that states a value no
+message holds is flagged, not shown (``ground``, applied to every summarizer's draft).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_compact.compaction.candidates import Candidate
 from langgraph_compact.compaction.clip import clip_text
+from langgraph_compact.compaction.ground import ground_items, request_pool
 from langgraph_compact.compaction.parse import items_from_sections, parse_answer
+from langgraph_compact.compaction.quote import values
 from langgraph_compact.compaction.summarize import (
     SummaryDraft,
     SummaryRequest,
@@ -155,16 +158,17 @@ class _Read:
         # a restatement of a candidate, or a copy of a previous line, would enter as a
         # fresh, weaker item saying the same. A line that only mentions a previous value
         # ("Editing src/app.py to fix the loop") is new.
-        said = [_said(c) for _, c in candidates]
+        said = [(s, *_said(c)) for s, c in candidates]
         held = [_words(i.text) for items in previous.values() for i in items]
-        own = [(s, i) for s, i in self.items if not _restates(i, said) and not _copies(i, held)]
+        grounded, flagged = ground_items(self.items, request_pool(request))
+        own = [(s, i) for s, i in grounded if not _restates(s, i, said) and not _copies(i, held)]
         late = [(s, i) for s, i in own if s in _LATEST]
         early = [(s, i) for s, i in own if s not in _LATEST]
         sections = extend(previous, [*candidates, *early], request, late=late)
         missing = self.missing(required)
         path = self.path + (f"+merged {len(missing)}" if missing else "")
         notes = (f"{len(missing)} required item(s) the model left out, merged",) if missing else ()
-        return SummaryDraft(sections, path, notes)
+        return SummaryDraft(sections, path, notes, tuple(flagged))
 
 
 def _read(answer: Any, request: SummaryRequest) -> _Read:
@@ -249,18 +253,21 @@ _FILLER = frozenset(_words("the user prefer"))
 
 
 def _restates(
-    written: SummaryItem, said: Sequence[tuple[re.Pattern[str] | None, frozenset[str]]]
+    section: Section,
+    written: SummaryItem,
+    said: Sequence[tuple[Section, re.Pattern[str] | None, frozenset[str]]],
 ) -> bool:
     """The model's item says what an extracted candidate says (a restatement).
 
-    The candidate's essence appears in it verbatim, or most of the candidate's words do:
-    "User prefers tabs over spaces" restates "I prefer tabs over spaces".
+    The candidate's essence appears in it verbatim in the same section, or most of the
+    candidate's words (three or more) do in any section: "User prefers tabs over spaces" restates "I
+    prefer tabs over spaces"; a next step that names a file a fact names is new.
     """
     text, words = written.text.lower(), _words(written.text)
     return any(
-        (essence is not None and essence.search(text) is not None)
-        or (bool(need) and len(need & words) >= 0.75 * len(need))
-        for essence, need in said
+        (essence is not None and s == section and essence.search(text) is not None)
+        or (len(need) >= 3 and len(need & words) >= 0.75 * len(need))
+        for s, essence, need in said
     )
 
 
@@ -279,7 +286,8 @@ def _essence(text: str, key: str | None) -> str:
     if key.startswith(("id:", "file:")):
         return key.split(":", 1)[1]
     if key.startswith("fact:"):
-        return text.split(": ", 1)[-1]
+        stated = values(text)
+        return max(stated, key=len) if stated else text[:60]
     return text[:60]
 
 

@@ -13,14 +13,20 @@ import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from langchain_core.messages import BaseMessage, HumanMessage
-
-from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
-from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
-from langgraph_compact.messages import message_text
+from langgraph_compact.compaction.quote import Quote
+from langgraph_compact.compaction.strike import (
+    elide,
+    item_statement,
+    restated,
+    said_order,
+    states,
+    states_a_value,
+)
+from langgraph_compact.compaction.subject import statement, superseded_values
+from langgraph_compact.compaction.summary import Section, SummaryItem
 
-__all__ = ["MIN_STRUCK_CHARS", "merge_items", "states", "strike_corrected"]
+__all__ = ["merge_items"]
 
 _PROGRESS = frozenset({Section.DONE, Section.IN_PROGRESS, Section.BLOCKED})
 _FILES = frozenset({Section.FILES_READ, Section.FILES_MODIFIED})
@@ -60,38 +66,61 @@ def _combine(old: SummaryItem, new: SummaryItem) -> SummaryItem:
 
 def _fold_template(old: SummaryItem, new: SummaryItem) -> SummaryItem | None:
     """One error template raised with other names ("No module named 'numpy'", then
-    'scipy'): the latest text, the earlier names listed after it. None when the names
-    differ too much to list (then they are two items)."""
-    base, also = _split_also(old.text)
-    words = set(re.findall(r"[^\s]+", new.text))
-    values = [" ".join(w for w in base.split() if w not in words), *also]
-    values = [v for v in dict.fromkeys(values) if v and v not in new.text]
-    listed = "; ".join(values)
-    if not values or len(listed) > _MAX_ALSO_CHARS:
+    'scipy'): the latest text, the earlier names listed after it (quoted from the earlier
+    item). None when the names differ too much to list (then they are two items)."""
+    base, also = _split_also(old.quote)
+    words = set(new.text.split())
+    own = [base._sub(m.start(), m.end()) for m in re.finditer(r"\S+", base.text)
+           if m.group() not in words]  # fmt: skip
+    kept: list[Quote] = []
+    for q in (_joined(own, " "), *also):
+        if q is not None and q.text not in new.text and all(q.text != k.text for k in kept):
+            kept.append(q)
+    listed = _joined(kept, "; ")
+    if listed is None or len(listed.text) > _MAX_ALSO_CHARS:
         return None
-    return _combine(old, new).model_copy(update={"text": f"{new.text} (also: {listed})"})
+    return _combine(old, new).with_quote(new.quote + " (also: " + listed + ")")
 
 
-def _split_also(text: str) -> tuple[str, list[str]]:
-    found = _ALSO.search(text)
+def _joined(pieces: Sequence[Quote], glue: str) -> Quote | None:
+    """``pieces`` joined by ``glue`` (None for none)."""
+    if not pieces:
+        return None
+    out = pieces[0]
+    for piece in pieces[1:]:
+        out = out + glue + piece
+    return out
+
+
+def _split_also(text: Quote) -> tuple[Quote, list[Quote]]:
+    found = _ALSO.search(text.text)
     if found is None:
         return text, []
-    return text[: found.start()], found["values"].split("; ")
+    at = found.start("values")
+    listed, pieces = found["values"], []
+    for part in re.finditer(r"[^;]+", listed):
+        piece = text._sub(at + part.start(), at + part.end()).strip()
+        if piece:
+            pieces.append(piece)
+    return text._sub(0, found.start()), pieces
 
 
-MIN_STRUCK_CHARS = 3
-"""Shortest stale value that strikes other items stating it. "9 spaces, not 8" must not
-drop every line with an 8 in it (``src/x.c:675:8: error``); the corrected fact itself
-is still replaced through its key."""
+_CORRECTABLE = frozenset({"fact", "note", "identifier", "path", "correction"})
 
 
-def states(item: SummaryItem, values: Sequence[str]) -> bool:
-    """Whether ``item`` states one of ``values`` (of ``MIN_STRUCK_CHARS`` or more) as a word."""
-    text = item.text.lower()
-    return any(
-        re.search(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", text)
-        for v in values
-        if len(v.strip()) >= MIN_STRUCK_CHARS
+def _winner(new: SummaryItem, old: SummaryItem, gone: Sequence[str]) -> SummaryItem:
+    """``new`` as the current value replacing ``old``: a correction (pinned when a person
+    said it or the old value was pinned) that remembers the values it made stale."""
+    kind = "correction" if new.kind in _CORRECTABLE else new.kind
+    pinned = new.pinned or old.pinned or new.origin in ("human", "summary")
+    return new.model_copy(
+        update={
+            "kind": kind,
+            "pinned": pinned,
+            "salience": max(new.salience, old.salience),
+            "stale": tuple(dict.fromkeys((*new.stale, *gone))),
+            "sources": tuple(dict.fromkeys(old.sources + new.sources))[-_MAX_SOURCES:],
+        }
     )
 
 
@@ -105,64 +134,111 @@ def merge_items(
         An item whose key is already held in its supersede group (the progress sections
         share keys, so do the file sections, and so do Critical Context and Constraints)
         replaces the old item and keeps its lineage. Without a key match, an item whose
-        normalized text equals another's in the same section folds into it. A correction
-        (an item with ``stale`` values) drops every other unpinned-or-fact item that still
-        states one of those values, and a later item that is not itself a correction but
-        states a stale value again is dropped. A new goal makes the previous goal and the current
-        in-progress and next-step items historical. A file once modified stays under
-        "modified" when read again. A call that succeeds after failing (its Blocked item
-        becomes Done) demotes the errors its failed runs printed (``RESOLVED_SALIENCE``).
+        normalized text equals another's in the same section folds into it. An item that
+        states a new value for the subject of an earlier one (``subject``), or marks one
+        of its values stale, replaces it in every section and becomes a correction. A
+        correction (an item with ``stale`` values) drops every other earlier item that
+        still states one of those values, or shows a pinned one without them; a later
+        item that is not itself a correction but states a stale value again is dropped.
+        A new goal makes the previous goal and the current in-progress and next-step
+        items historical. A file once modified stays under "modified" when read again.
+        A call that succeeds after failing (its Blocked item becomes Done) demotes the
+        errors its failed runs printed (``RESOLVED_SALIENCE``).
     """
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
     texts: dict[tuple[Section, str], str] = {}  # (section, normalized text) -> slot
     templates: dict[str, str] = {}  # error template -> its slot in Critical Context
+    about: dict[str, set[tuple[Section, str]]] = {}  # subject word -> statement slots
     slots = itertools.count()
 
     def put(section: Section, item: SummaryItem) -> None:
         slot = item.key or f"\x00{next(slots)}"
+        if slot in out.get(section, {}):
+            pop(section, slot)
         out.setdefault(section, {})[slot] = item
         texts[(section, tx.norm(item.text))] = slot
         if item.key:
             where[item.key] = section
         if item.kind == "error" and section is Section.CRITICAL:
-            templates[tx.template(_split_also(item.text)[0])] = slot
+            templates[tx.template(_split_also(item.quote)[0].text)] = slot
+        if states_a_value(item):
+            for word in item_statement(item).subject:
+                about.setdefault(word, set()).add((section, slot))
 
     def pop(section: Section, slot: str) -> SummaryItem:
         item = out[section].pop(slot)
         texts.pop((section, tx.norm(item.text)), None)
         if item.kind == "error":
-            templates.pop(tx.template(_split_also(item.text)[0]), None)
+            templates.pop(tx.template(_split_also(item.quote)[0].text), None)
         if item.key and where.get(item.key) is section:
             del where[item.key]
+        for word in item_statement(item).subject if states_a_value(item) else ():
+            about.get(word, set()).discard((section, slot))
+        return item
+
+    def supersede(item: SummaryItem) -> SummaryItem | None:
+        """``item`` after replacing the earlier statements it supersedes; None when a
+        later statement held already supersedes it."""
+        if not states_a_value(item):
+            return item
+        mine = item_statement(item)
+        near = {x for w in mine.subject for x in about.get(w, ())}
+        for section, slot in sorted(near, key=lambda x: (x[0].value, x[1])):
+            old = out.get(section, {}).get(slot)
+            if old is None or old is item or old.key == item.key:
+                continue
+            implicit = restated(old, item)
+            if said_order(old) > said_order(item):
+                if superseded_values(item_statement(old), mine, implicit=implicit):
+                    return None  # said before what is held: already out of date
+                continue
+            gone = superseded_values(mine, item_statement(old), implicit=implicit)
+            if gone:
+                pop(section, slot)
+                item = _winner(item, old, gone)
+                mine = item_statement(item)
         return item
 
     for section, items in sections.items():
-        for item in items:
-            put(section, item)
+        for kept in items:
+            put(section, kept)
     corrected: list[str] = [v for items in sections.values() for i in items for v in i.stale]
-    for section, item in new:
-        if section is Section.GOAL and item.key == "goal":
+    for section, found in new:
+        if section is Section.GOAL and found.key == "goal":
             current = out.get(Section.GOAL, {}).get("goal")
-            if current is None or tx.norm(current.text) != tx.norm(item.text):
+            if current is None or tx.norm(current.text) != tx.norm(found.text):
                 _retire_current_task(out, where)
                 texts = {k: v for k, v in texts.items() if k[0] is not Section.GOAL}
-        if item.key and item.key.startswith("file:"):
-            item = _same_file(item, where, out, pop)
-        held = where.get(item.key) if item.key else None
+        if found.key and found.key.startswith("file:"):
+            found = _same_file(found, where, out, pop)
+        held = where.get(found.key) if found.key else None
         if held is Section.FILES_MODIFIED and section is Section.FILES_READ:
-            old = out[held][item.key or ""]
-            out[held][item.key or ""] = _combine(old, item).model_copy(
-                update={"text": old.text, "kind": old.kind}
+            old = out[held][found.key or ""]
+            out[held][found.key or ""] = _combine(old, found).model_copy(
+                update={"text": old.text, "spans": old.spans, "kind": old.kind}
             )
             continue
-        if not item.stale and section is not Section.CONSTRAINTS and states(item, corrected):
-            continue  # a value a correction made stale, stated again (a model copying it)
+        now_item = supersede(found)
+        if now_item is None:
+            continue
+        item = now_item
+        if item.stale:
+            now = {v.casefold() for v in statement(item.text).values}
+            corrected = [v for v in corrected if v.casefold() not in now]  # current again
+        elif states(item, corrected):
+            # a value a correction made stale, stated again (a model copying it): a rule
+            # keeps its words without it, anything else goes
+            rule = elide(item, corrected) if section is Section.CONSTRAINTS else None
+            if rule is None:
+                continue
+            item = rule
         if held is not None and held in _GROUPS.get(section, frozenset({section})):
-            old = pop(held, item.key or "")
-            if held is Section.BLOCKED and section is Section.DONE:
-                _resolve(out, frozenset(old.sources))
-            item = _combine(old, item)
+            if (found.key or "") in out.get(held, {}):
+                old = pop(held, found.key or "")
+                if held is Section.BLOCKED and section is Section.DONE:
+                    _resolve(out, frozenset(old.sources))
+                item = _combine(old, item)
         elif (slot := texts.get((section, tx.norm(item.text)))) is not None:
             item = _combine(pop(section, slot), item)  # the same words under another key
         elif (
@@ -195,7 +271,10 @@ def _same_file(
     path = (item.key or "")[len("file:") :]
     if "/" not in path:
         match = next((k for k in where if k.startswith("file:") and k.endswith("/" + path)), None)
-        return item.model_copy(update={"key": match, "text": match[5:]}) if match else item
+        if match is None:
+            return item
+        other = out[where[match]][match]
+        return item.model_copy(update={"key": match, "text": other.text, "spans": other.spans})
     bare = f"file:{path.rsplit('/', 1)[1]}"
     if bare in where:
         old = pop(where[bare], bare)
@@ -220,14 +299,26 @@ def _resolve(out: dict[Section, dict[str, SummaryItem]], sources: frozenset[str]
             held[slot] = other.model_copy(update={"salience": salience})
 
 
-def _drop_stale(out: dict[Section, dict[str, SummaryItem]], pop: object, item: SummaryItem) -> None:
-    """Remove items that still state a value ``item`` corrected (constraints stay)."""
+def _drop_stale(
+    out: dict[Section, dict[str, SummaryItem]],
+    pop: Callable[[Section, str], SummaryItem],
+    item: SummaryItem,
+) -> None:
+    """Earlier items that still state a value ``item`` corrected: dropped, or (pinned
+    ones: rules, other corrections) shown without it."""
     for section, held in out.items():
-        if section is Section.CONSTRAINTS:
-            continue
         for slot, other in list(held.items()):
-            if other is not item and states(other, item.stale):
-                pop(section, slot)  # type: ignore[operator]
+            if (
+                other is item
+                or said_order(other) > said_order(item)
+                or not states(other, item.stale)
+            ):
+                continue
+            kept = elide(other, item.stale) if other.pinned or other.kept else None
+            if kept is None:
+                pop(section, slot)
+            else:
+                held[slot] = kept
 
 
 def _retire_current_task(
@@ -244,33 +335,3 @@ def _retire_current_task(
                 )
             retired[slot] = item
         out[section] = retired
-
-
-def strike_corrected(
-    summary: RunningSummary, later: Sequence[BaseMessage], count_text: Callable[[str], int]
-) -> RunningSummary | None:
-    """``summary`` without the items that state a value a later human message corrects
-    ("Actually, the quota is Bibeff, not Uawrev"), or None when it states none.
-
-    The correction is in view, verbatim, after the summary; the summary must not show the
-    old value as current meanwhile. The next summary merges the correction itself.
-    Constraints stay (as in ``merge_items``); values under three characters strike nothing.
-    """
-    stale = [
-        v
-        for m in later
-        if isinstance(m, HumanMessage)
-        for sentence in tx.sentences(message_text(m))
-        for v in p.stale_values(sentence)
-    ]
-    if not stale:
-        return None
-    kept = {
-        s: tuple(i for i in items if s is Section.CONSTRAINTS or not states(i, stale))
-        for s, items in summary.sections.items()
-    }
-    if all(len(kept[s]) == len(items) for s, items in summary.sections.items()):
-        return None
-    sections = {s: items for s, items in kept.items() if items}
-    rendered = summary.model_copy(update={"sections": sections})
-    return rendered.model_copy(update={"token_count": count_text(rendered.render())})

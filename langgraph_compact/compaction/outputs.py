@@ -3,11 +3,12 @@
 The whole raw output is read (what a clip marker hid included). Errors come first —
 the last informative line of each failure — then lines the tool flags for attention,
 then stated facts: a short, answer-like output's facts outrank the incidental
-key-values of a dump, and a dump can add only a few.
+key-values of a dump, and a dump can add only a few. Every item quotes the output.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from langchain_core.messages import ToolMessage
@@ -20,12 +21,14 @@ from langgraph_compact.compaction.candidates import (
     fact_item,
     file_item,
     item,
+    present,
 )
 from langgraph_compact.compaction.failures import error_lines, exit_status
+from langgraph_compact.compaction.quote import Quote, Source
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import message_text
 
-__all__ = ["tool_items"]
+__all__ = ["output_items", "tool_items"]
 
 _TOOL_FACTS = 4
 """At most this many facts per tool output: a dump's incidental key-values must not
@@ -44,100 +47,185 @@ _NOTICE_MAX_WORDS = 24
 "Running pip as the 'root' user…"), not a notice about this call."""
 
 
-def tool_items(message: ToolMessage, mid: str, seq: int, signature: str) -> list[Candidate]:
-    """Errors, flagged lines, facts and paths of a tool output, and the call's outcome."""
-    text = message_text(message)
-    out: list[Candidate] = []
-    errors = error_lines(text)
-    if message.status == "error" and not errors and text.strip():
-        errors = [tx.short(text.strip().splitlines()[-1], 200)]
-    statuses = [s for e in errors if (s := exit_status(e))]
-    errors = [e for e in errors if not exit_status(e)]
+def _json_quote(src: Source, lo: int, hi: int, path: str, value: str) -> Quote | None:
+    """The words of a JSON output that state ``path`` (its last key) and ``value``:
+    ``"id": "u_81"``, quoted; None when they cannot be found as written."""
+    key = re.escape(json.dumps(path.rsplit(".", 1)[-1].split("[", 1)[0], ensure_ascii=False))
+    for shown in (re.escape(json.dumps(value, ensure_ascii=False)), re.escape(value) + r"\b"):
+        found = re.compile(rf"{key}\s*:\s*{shown}").search(src.text, lo, hi)
+        if found:
+            return src.slice(found.start(), found.end())
+    return None
+
+
+def _fact_candidates(
+    src: Source, seq: int, lo: int, hi: int, lines: list[tuple[int, int]], said: set[str]
+) -> list[Candidate | None]:
+    """Up to ``_TOOL_FACTS`` facts, the most specific first, ranked by how answer-like the
+    output is."""
+    text = src.text[lo:hi]
+    pairs = p.json_facts(text)
+    found: list[tuple[str, str, Quote | None]] = []
+    if pairs is not None:  # every scalar of a record; only the specific ones are facts
+        found = [(k, v, None) for k, v in pairs if tx.specificity(v) >= 0.3]
+    else:
+        for a, b in lines[:2000]:
+            line = src.text[a:b]
+            if tx.is_code_line(_indented(src.text, a, b)) or line in said:
+                continue
+            for f in p.facts(line):
+                found.append((f.key, f.value, src.slice(a + f.start, a + f.end)))
+    density = 1.0 / (1.0 + max(0, len(found) - 2) / 6)
+    ranked = sorted(found, key=lambda kv: -tx.specificity(kv[1]))
+    out: list[Candidate | None] = []
+    for key, value, shown in ranked:
+        if len(out) >= _TOOL_FACTS:
+            break
+        if shown is None:
+            shown = _json_quote(src, lo, hi, key, value)
+            if shown is None:
+                continue
+        salience = (
+            SALIENCE["tool.fact"] * (0.7 + 0.3 * tx.specificity(value)) * (0.5 + 0.5 * density)
+        )
+        out.append(fact_item(key.lower(), shown, src.id, seq, salience, origin="tool"))
+    return out
+
+
+def _indented(text: str, a: int, b: int) -> str:
+    """The line ``text[a:b]`` with its indentation: code shows in its indents."""
+    return text[text.rfind("\n", 0, a) + 1 : b]
+
+
+def _line_spans(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of each non-blank line of ``text[lo:hi]``, stripped."""
+    out = []
+    for m in re.finditer(r"[^\n]+", text[lo:hi]):
+        a, b = lo + m.start(), lo + m.end()
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            out.append((a, b))
+    return out
+
+
+def output_items(src: Source, seq: int, lo: int = 0, hi: int | None = None) -> list[Candidate]:
+    """Errors, flagged lines, facts, answer lines and paths of the output ``src.text[lo:hi]``
+    (a tool message, or a tool's turn in a transcript)."""
+    return _output(src, seq, lo, len(src.text) if hi is None else hi, False)[0]
+
+
+def _output(
+    src: Source, seq: int, lo: int, hi: int, failed: bool
+) -> tuple[list[Candidate], list[str]]:
+    """``output_items`` and the error lines found (exit-status lines included)."""
+    text = src.text[lo:hi]
+    mid = src.id
+    out: list[Candidate | None] = []
+    found = error_lines(text)
+    if failed and not found and text.strip():
+        found = [text.strip().splitlines()[-1].strip()]
+    errors = [e for e in found if not exit_status(e)]
     for n, error in enumerate(errors):
         salience = SALIENCE["tool.error"] + (0.05 if n == len(errors) - 1 else 0.0)
         out.append(
             item(
                 Section.CRITICAL,
-                error,
+                _quote_line(src, error, lo, hi),
                 mid,
                 seq,
                 key=f"error:{tx.shape(error)[:80]}",
                 kind="error",
                 salience=salience,
+                origin="tool",
             )
         )
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+    lines = _line_spans(src.text, lo, hi)
     notices = [
-        ln
-        for ln in lines
-        if p.flagged(ln) and not tx.is_code_line(ln) and len(ln.split()) <= _NOTICE_MAX_WORDS
+        (a, b)
+        for a, b in lines
+        if p.flagged(ln := src.text[a:b])
+        and not tx.is_code_line(_indented(src.text, a, b))
+        and len(ln.split()) <= _NOTICE_MAX_WORDS
     ]
-    for line in notices[:2]:
+    for a, b in notices[:2]:
+        line = src.text[a:b]
         out.append(
             item(
                 Section.CRITICAL,
-                line,
+                src.slice(a, b),
                 mid,
                 seq,
                 key=f"note:{tx.norm(line)[:80]}",
                 kind="fact",
                 salience=SALIENCE["tool.flagged"],
+                origin="tool",
             )
         )
-    pairs = p.json_facts(text)
-    if pairs is not None:  # every scalar of a record; only the specific ones are facts
-        pairs = [(k, v) for k, v in pairs if tx.specificity(v) >= 0.3]
-    if pairs is None:
-        said = set(errors)
-        pairs = [
-            kv
-            for ln in lines[:2000]
-            if not tx.is_code_line(ln) and tx.short(ln.strip(), 200) not in said
-            for kv in p.fact_pairs(ln)
-        ]
-    # Facts of a short, answer-like output outrank the incidental key-values of a dump.
-    density = 1.0 / (1.0 + max(0, len(pairs) - 2) / 6)
-    ranked = sorted(pairs, key=lambda kv: -tx.specificity(kv[1]))[:_TOOL_FACTS]
-    for key, value in ranked:
-        salience = (
-            SALIENCE["tool.fact"] * (0.7 + 0.3 * tx.specificity(value)) * (0.5 + 0.5 * density)
-        )
-        out.append(fact_item(key.lower(), value, mid, seq, salience))
+    facts = _fact_candidates(src, seq, lo, hi, lines, set(errors))
+    out.extend(facts)
     if len(lines) <= _ANSWER_LINES:  # an answer: "Created order #A-55812", "Listening on URL"
-        said = {x for x in (*(v for _, v in ranked), *errors, *notices) if len(x) >= 3}
-        for ln in lines:
+        said = [c[1].text for c in facts if c is not None] + errors
+        said += [src.text[a:b] for a, b in notices]
+        for a, b in lines:
+            ln = src.text[a:b]
             if len(ln) > _ANSWER_LINE_CHARS:
                 continue  # one long line is a payload, not an answer
             names = [*tx.identifiers(ln), *_URL.findall(ln)]
-            if names and not tx.is_code_line(ln) and not any(x in ln for x in said):
-                line = tx.short(ln.strip(), 160)
-                key, kind = f"id:{names[0]}", "identifier"
-                out.append(item(Section.CRITICAL, line, mid, seq, key=key, kind=kind,
-                                salience=SALIENCE["tool.fact"]))  # fmt: skip
+            if (
+                names
+                and not tx.is_code_line(_indented(src.text, a, b))
+                and not any(x in ln for x in said if len(x) >= 3)
+            ):
+                shown = src.slice(a, b).cut(160)
+                weight = SALIENCE["tool.fact"]
+                out.append(
+                    item(Section.CRITICAL, shown, mid, seq, key=f"id:{names[0]}",
+                         kind="identifier", salience=weight, origin="tool")
+                )  # fmt: skip
     for path in tx.paths(" ".join(errors))[:2]:
-        out.append(file_item(Section.FILES_READ, path, mid, seq, SALIENCE["tool.path"]))
+        out.append(
+            file_item(Section.FILES_READ, src.quote(path, lo), mid, seq, SALIENCE["tool.path"])
+        )
+    return present(out), found
+
+
+def _quote_line(src: Source, line: str, lo: int, hi: int) -> Quote | None:
+    """``line`` (a stripped line of ``src.text[lo:hi]``) quoted."""
+    found = src.quote(line, lo)
+    if found is None or (found.spans and found.spans[0].start >= hi):
+        return None
+    return found
+
+
+def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> list[Candidate]:
+    """What a tool output says (``output_items``), and the call's outcome: done or blocked."""
+    src = Source(mid, message_text(message))
+    out, found = _output(src, seq, 0, len(src.text), message.status == "error")
+    statuses = [e for e in found if exit_status(e)]
+    errors = [e for e in found if not exit_status(e)]
+    key = f"call:{signature.text}"
     # Exit status 1 with no error text is how grep, diff and test say "no" (no match,
     # a difference): the call worked. Anything else that failed blocks.
-    failed = errors[-1] if errors else next((x for x in statuses if x != "exit status 1"), None)
+    failed = errors[-1] if errors else None
+    failed = failed or next((x for x in statuses if exit_status(x) != "exit status 1"), None)
+    outcome: Candidate | None
     if failed:
         # The error itself is a Critical Context item: the progress line only points at it.
-        shown = tx.short(signature, _BLOCKED_CALL_CHARS)
-        text, section, kind = f"{shown} → {tx.short(failed, 80)}", Section.BLOCKED, "tool.blocked"
+        shown = _quote_line(src, failed, 0, len(src.text))
+        if shown is None:
+            return out
+        outcome = item(
+            Section.BLOCKED, signature.cut(_BLOCKED_CALL_CHARS) + " → " + shown.cut(80), mid, seq,
+            key=key, kind="blocked", salience=SALIENCE["tool.blocked"], origin="tool",
+        )  # fmt: skip
     else:
-        text, section, kind = (
-            signature + (" (exit status 1)" if statuses else ""),
-            Section.DONE,
-            "tool.done",
-        )
-    out.append(
-        item(
-            section,
-            text,
-            mid,
-            seq,
-            key=f"call:{signature}",
-            kind="blocked" if section is Section.BLOCKED else "done",
-            salience=SALIENCE[kind],
-        )
-    )
-    return out
+        status = _quote_line(src, statuses[-1], 0, len(src.text)) if statuses else None
+        done = signature + (" (" + status + ")" if status else "")
+        outcome = item(
+            Section.DONE, done, mid, seq, key=key, kind="done", salience=SALIENCE["tool.done"],
+            origin="tool",
+        )  # fmt: skip
+    return present([*out, outcome])

@@ -15,18 +15,22 @@ from collections.abc import Mapping, Sequence
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.candidates import Candidate
 from langgraph_compact.compaction.failures import error_lines, is_diagnostic
+from langgraph_compact.compaction.quote import Quote
 from langgraph_compact.compaction.summary import CORRECTED, SUMMARY_TITLE, Section, SummaryItem
 
 __all__ = [
+    "BULLET",
+    "HEADING",
+    "HISTORICAL",
+    "classified",
     "classify",
     "items_from_sections",
     "parse_answer",
     "parse_json",
     "parse_markdown",
-    "parse_rendered_summary",
     "section_for",
-    "split_rendered_summary",
 ]
 
 _NOT_AN_INSTRUCTION = re.compile(
@@ -151,11 +155,11 @@ def parse_json(text: str) -> dict[Section, list[str]] | None:
     return out or None
 
 
-_HEADING = re.compile(
+HEADING = re.compile(
     r"^\s*(?:#{1,6}\s*(?P<h>.+?)\s*#*|\*\*(?P<b>[^*]+)\*\*:?|(?P<c>[A-Z][\w &/-]{1,40}):)\s*$"
 )
-_BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
-_BULLETS = re.compile(r"^\s*(?:(?:[-*•+]|\d+[.)])\s+)+")
+BULLET = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
+BULLETS = re.compile(r"^\s*(?:(?:[-*•+]|\d+[.)])\s+)+")
 
 
 def parse_markdown(text: str) -> dict[Section, list[str]] | None:
@@ -163,14 +167,14 @@ def parse_markdown(text: str) -> dict[Section, list[str]] | None:
     out: dict[Section, list[str]] = {}
     current: Section | None = None
     for line in text.splitlines():
-        heading = _HEADING.match(line)
+        heading = HEADING.match(line)
         if heading:
             name = heading["h"] or heading["b"] or heading["c"] or ""
             found = section_for(name)
             if found is not None or heading["h"] or heading["b"]:
                 current = found
                 continue
-        body = _BULLET.sub("", line).strip()
+        body = BULLET.sub("", line).strip()
         if current is not None and body:
             out.setdefault(current, []).append(body)
     return out or None
@@ -192,41 +196,50 @@ def parse_answer(text: str) -> tuple[dict[Section, list[str]], str]:
     return ({Section.CRITICAL: sentences} if sentences else {}), "prose"
 
 
-_HISTORICAL = re.compile(r"^\(historical[^)]*\)\s*", re.IGNORECASE)
+HISTORICAL = re.compile(r"^\(historical[^)]*\)\s*", re.IGNORECASE)
 
 
 def items_from_sections(
     sections: Mapping[Section, Sequence[str]], source: str, seq: int, *, salience: float = 0.6
 ) -> list[tuple[Section, SummaryItem]]:
-    """Classify section texts into items, wherever they were filed.
+    """Classify section texts a model wrote into items, wherever they were filed.
 
     Instructions (constraints, preferences, safety rules) are pinned under Constraints;
     a stated fact gets its fact key (so a later value supersedes it); a path under a files
     section is keyed by the path; everything else by its normalized text. Junk is dropped.
+    The texts are the model's words: nothing here is a quote of a message yet (``llm``
+    checks their values against the messages).
     """
     out: list[tuple[Section, SummaryItem]] = []
     for section, texts in sections.items():
         for listed in texts:
             # A model copies lines of the summary it was shown: list markers come along
             # (and would pile up, one more each round), headings are not items.
-            raw = _BULLETS.sub("", listed)
-            historical = bool(_HISTORICAL.match(raw))
-            text = tx.short(_HISTORICAL.sub("", raw).strip())
-            if _HEADING.match(text) or text.startswith(SUMMARY_TITLE):
+            raw = BULLETS.sub("", listed)
+            historical = bool(HISTORICAL.match(raw))
+            text = Quote(tx.short(HISTORICAL.sub("", raw).strip()))
+            if HEADING.match(text.text) or text.text.startswith(SUMMARY_TITLE):
                 continue
-            if not tx.is_junk(text):
-                out.extend(_classified(section, text, historical, source, seq, salience))
+            if not tx.is_junk(text.text):
+                out.extend(classified(section, text, historical, source, seq, salience, "model"))
     return out
 
 
-def _classified(
-    section: Section, text: str, historical: bool, source: str, seq: int, salience: float
+def classified(
+    section: Section,
+    text: Quote,
+    historical: bool,
+    source: str,
+    seq: int,
+    salience: float,
+    origin: str,
 ) -> list[tuple[Section, SummaryItem]]:
     sources = (source,) if source else ()
 
     def item(key: str, kind: str, weight: float, pinned: bool = False) -> SummaryItem:
         return SummaryItem(
-            text=text,
+            text=text.text,
+            spans=text.spans,
             key=key,
             kind=kind,
             sources=sources,
@@ -234,68 +247,38 @@ def _classified(
             salience=weight,
             pinned=pinned and not historical,
             historical=historical,
+            origin=origin,
         )
 
-    kind = classify(text)
+    plain = text.text
+    kind = classify(plain)
     if section is Section.GOAL:
-        key = f"old:{tx.norm(text)[:60]}" if historical else "goal"
+        key = f"old:{tx.norm(plain)[:60]}" if historical else "goal"
         return [(section, item(key, "goal", 1.0, pinned=True))]
     if kind is not None or section is Section.CONSTRAINTS:
-        key = f"constraint:{tx.norm(text)[:80]}"
+        key = f"constraint:{tx.norm(plain)[:80]}"
         return [(Section.CONSTRAINTS, item(key, kind or "constraint", 1.0, pinned=True))]
-    if section in (Section.FILES_READ, Section.FILES_MODIFIED) and (found := tx.paths(text)):
+    if section in (Section.FILES_READ, Section.FILES_MODIFIED) and (found := tx.paths(plain)):
         weight = salience * 0.8
-        return [
-            (section, item(f"file:{path}", "path", weight).model_copy(update={"text": path}))
-            for path in found
-        ]
+        out: list[Candidate] = []
+        for path in found:
+            at = plain.find(path)
+            shown = text._sub(at, at + len(path)) if at != -1 else Quote(path)
+            single = item(f"file:{path}", "path", weight)
+            out.append((section, single.with_quote(shown)))
+        return out
     marker = CORRECTED.strip()
-    corrected = text.endswith(marker)
+    corrected = plain.endswith(marker)
     if corrected:  # the latest value of a corrected fact: it stays pinned
-        text = text.removesuffix(marker).strip()
-    facts = p.fact_pairs(text)
+        text = text._sub(0, len(plain) - len(marker)).strip()
+        plain = text.text
+    facts = p.fact_pairs(plain)
     if corrected:
-        key = f"fact:{facts[0][0]}" if facts else f"correction:{tx.norm(text)[:60]}"
+        key = f"fact:{facts[0][0]}" if facts else f"correction:{tx.norm(plain)[:60]}"
         return [(section, item(key, "correction", 1.0, pinned=True))]
     if facts and section is Section.CRITICAL:
         return [(section, item(f"fact:{facts[0][0]}", "fact", salience + 0.1))]
-    errors = error_lines(text, 1)
+    errors = error_lines(plain, 1)
     if errors:
         return [(section, item(f"error:{tx.shape(errors[0])[:80]}", "error", salience + 0.1))]
-    return [(section, item(f"{section.name}:{tx.norm(text)[:80]}", "note", salience))]
-
-
-def split_rendered_summary(text: str) -> tuple[str, str] | None:
-    """``(summary part, the rest)`` of a text holding a summary this package rendered.
-
-    The summary part is its title line and the headings and bullets right after it; a
-    rendered projection (a hand-off) continues with other messages, which are the rest.
-    """
-    at = text.find(SUMMARY_TITLE)
-    if at == -1:
-        return None
-    lines = text[at:].split("\n")
-    end = 1
-    while end < len(lines) and (
-        not lines[end].strip() or lines[end].startswith("#") or _BULLET.match(lines[end])
-    ):
-        end += 1
-    return "\n".join(lines[:end]), text[:at] + "\n" + "\n".join(lines[end:])
-
-
-def parse_rendered_summary(
-    text: str, source: str, seq: int
-) -> tuple[list[tuple[Section, SummaryItem]], str] | None:
-    """The items of a summary this package rendered, fed back as a message, and the rest
-    of the text; None when the text holds no such summary.
-
-    A rotated session's hand-off or a compactor of compactors passes the previous context
-    as one message: its summary part is read back item by item, so what it carried keeps
-    its section, its pin and its key instead of being clipped away as plain text. The
-    rest is extracted as usual by the caller.
-    """
-    split = split_rendered_summary(text)
-    if split is None:
-        return None
-    sections = parse_markdown(split[0]) or {}
-    return items_from_sections(sections, source, seq), split[1]
+    return [(section, item(f"{section.name}:{tx.norm(plain)[:80]}", "note", salience))]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
-from langgraph_compact.compaction.text import content_words, is_code_line, norm, specificity
+from langgraph_compact.compaction.text import is_code_line, norm, specificity
 
 __all__ = [
     "ADDRESSED",
@@ -25,11 +25,12 @@ __all__ = [
     "REASON",
     "REQUEST",
     "SAFETY",
+    "Fact",
     "fact_pairs",
+    "facts",
     "flagged",
     "goal_change",
     "json_facts",
-    "stale_values",
 ]
 
 # --- facts ----------------------------------------------------------------------------
@@ -43,7 +44,7 @@ _PROSE_FACT = re.compile(
     re.IGNORECASE,
 )
 _KV_LINE = re.compile(
-    r"^\s*[-*•]?\s*[\"']?(?P<key>[A-Za-z_][\w .\-/]{0,40}?)[\"']?\s*(?::|=|=>|->)\s*"
+    r"^\s*[-*•]?\s*[\"']?(?P<key>[A-Za-z_][\w .\-/]{0,40}?)[\"']?\s*(?::(?=\s)|=|=>|->)\s*"
     r"(?P<value>[^\s{\[(].{0,100}?)\s*,?$"
 )
 _LABELS = frozenset(
@@ -106,41 +107,85 @@ _VERSION = re.compile(
 """What a ``--version`` prints: ``Python 3.11.7``, ``git version 2.39.2``."""
 
 
-def fact_pairs(text: str) -> list[tuple[str, str]]:
-    """``(key, value)`` pairs stated in one sentence or line ("X is Y", "key: value").
+class Fact(NamedTuple):
+    """A stated fact: its normalized ``key``, its ``value`` as written, and the words that
+    state it, ``text[start:end]`` (verbatim: what an item shows)."""
 
-    >>> fact_pairs("Correction: the release deadline is now March 9, not March 3.")
+    key: str
+    value: str
+    start: int
+    end: int
+
+
+def _value_end(text: str, group_start: int, raw: str, value: str) -> int:
+    """Where ``value`` (``_value`` of ``raw``, which starts at ``group_start``) ends."""
+    return group_start + raw.find(value) + len(value)
+
+
+def facts(text: str) -> list[Fact]:
+    """The facts stated in one sentence or line ("X is Y", "key: value", ``k | v``).
+
+    >>> [f[:2] for f in facts("Correction: the release deadline is now March 9, not March 3.")]
     [('release deadline', 'March 9')]
-    >>> fact_pairs("max_connections = 417"), fact_pairs("Python 3.11.7")
-    ([('max_connections', '417')], [('python', '3.11.7')])
+    >>> f = facts("The staging window is 09:00 UTC.")[0]
+    >>> f.key, f.value, "The staging window is 09:00 UTC."[f.start : f.end]
+    ('staging window', '09:00 UTC', 'The staging window is 09:00 UTC')
     """
-    out: list[tuple[str, str]] = []
+    return _facts(text, 0)
+
+
+def _facts(text: str, base: int) -> list[Fact]:
+    out: list[Fact] = []
     if text.rstrip().endswith("?"):
         return out  # a question states nothing
     kv = _KV_LINE.match(text) if len(text) <= 160 else None
     if kv is not None and not is_code_line(text):
         words = norm(kv["key"]).split()
         if words and words[0] in _LABELS:  # "NOTE: x is y", "INFO loaded: k=v"
-            rest = " ".join(kv["key"].split()[1:])
-            inner = fact_pairs(kv["value"])
-            return inner or (fact_pairs(f"{rest}: {kv['value']}") if rest else [])
+            inner = _facts(kv["value"], base + kv.start("value"))
+            if inner:
+                return inner
+            label = kv["key"].split()[0]
+            rest_at = kv.start("key") + kv["key"].find(label) + len(label)
+            rest = text[rest_at:].lstrip()
+            at = len(text) - len(rest)
+            return _facts(rest, base + at) if norm(rest.split(":")[0]) else []
         key, value = _key(kv["key"]), _value(kv["value"])
         if key and value:
+            start = kv.start("key") - (kv.start("key") > 0 and text[kv.start("key") - 1] in "\"'")
+            end = _value_end(text, kv.start("value"), kv["value"], value)
             nested = _KV_LINE.match(value)
             if nested and _key(nested["key"]) and _value(nested["value"]):
-                key, value = _key(nested["key"]) or key, _value(nested["value"]) or value
-            out.append((key, value))
+                inner_key, inner_value = _key(nested["key"]) or key, _value(nested["value"])
+                offset = kv.start("value") + kv["value"].find(value)
+                key, value = inner_key, inner_value or value
+                start = offset + nested.start("key")
+                end = _value_end(text, offset + nested.start("value"), nested["value"], value)
+            out.append(Fact(key, value, base + start, base + end))
     if not out and kv is None:
+        lead = len(text) - len(text.lstrip())
         shape = _PIPE_ROW.match(text) or _VERSION.match(text.strip())
+        shift = 0 if shape is None or shape.re is _PIPE_ROW else lead
         key, value = (_key(shape["key"]), _value(shape["value"])) if shape else (None, None)
-        if key and value and re.search(r"\d", value):  # not a header row: "Expected | Actual"
-            out.append((key, value))
+        if shape and key and value and re.search(r"\d", value):  # not a header: "Expected | Actual"
+            end = shift + _value_end(text, shape.start("value"), shape["value"], value)
+            out.append(Fact(key, value, base + shift + shape.start("key"), base + end))
     if not out:
         for m in _PROSE_FACT.finditer(text):
             key, value = _key(m["key"]), _value(m["value"])
             if key and value:
-                out.append((key, value))
+                end = _value_end(text, m.start("value"), m["value"], value)
+                out.append(Fact(key, value, base + m.start("key"), base + end))
     return out
+
+
+def fact_pairs(text: str) -> list[tuple[str, str]]:
+    """``(key, value)`` of each fact of ``facts(text)``.
+
+    >>> fact_pairs("max_connections = 417"), fact_pairs("Python 3.11.7")
+    ([('max_connections', '417')], [('python', '3.11.7')])
+    """
+    return [(f.key, f.value) for f in facts(text)]
 
 
 def json_facts(text: str, limit: int = 200) -> list[tuple[str, str]] | None:
@@ -262,7 +307,8 @@ def goal_change(sentence: str) -> bool:
 CORRECTION = re.compile(
     r"\b(?:correction|actually|instead of|rather than|no longer|not anymore|scratch that|"
     r"i meant|my mistake|sorry,|wrong|typo|update:|changed (?:from|to)|moved (?:from|to)|"
-    r"previously|used to be)\b|, not\b|\(not ",
+    r"previously|used to be|formerly|abandon\w*|dropped|deprecated|obsolete|scrapped|"
+    r"superseded|replac\w+|outdated|retired)\b|, not\b|\(not |\s(?:→|->)\s",
     re.IGNORECASE,
 )
 DECISION = re.compile(
@@ -287,30 +333,3 @@ NEXT = re.compile(
     r"going to)\b",
     re.IGNORECASE,
 )
-_STALE = re.compile(
-    r"\b(?:not|instead of|rather than|no longer|previously|used to be|formerly|was)\s+"
-    r"(?:the |a |an )?(?P<old>(?:[^,.;()\n]|(?<=\d)[,.](?=\d)|(?<=\w)\.(?=[A-Za-z])){1,40}?)"
-    r"(?=\s*(?:,(?!\d)|\.(?![\w])|[;()\n]|$| anymore| any more))"
-    r"|\bfrom (?P<from>(?:[^,.;()\n]|(?<=\d)[,.](?=\d)|(?<=\w)\.(?=[A-Za-z])){1,40}?) to\b",
-    re.IGNORECASE,
-)
-
-
-def stale_values(sentence: str) -> list[str]:
-    """Values a correction says are no longer true ("Y, not X", "from X to Y", ...); none
-    when the sentence is not a correction (``CORRECTION``).
-
-    >>> stale_values("Correction: the deadline is now March 9, not March 3.")
-    ['March 3']
-    >>> stale_values("Update: the port changed from 8080 to 8443.")
-    ['8080']
-    """
-    out: list[str] = []
-    if not CORRECTION.search(sentence):
-        return out
-    for m in _STALE.finditer(sentence):
-        old = (m["old"] or m["from"] or "").strip()
-        named = re.fullmatch(r"\w+(?:[-_.]\w+)+", old)  # "logs-old", "db-1.internal"
-        if old and (specificity(old) >= 0.3 or named) and content_words(old) <= 4:
-            out.append(old)
-    return out

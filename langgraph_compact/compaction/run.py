@@ -20,6 +20,7 @@ from langchain_core.messages import BaseMessage
 
 from langgraph_compact.compaction.anchor import FoldAnchor
 from langgraph_compact.compaction.assemble import CompactionResult, SummarizerOutcome, assemble
+from langgraph_compact.compaction.ground import ground_sections, request_pool
 from langgraph_compact.compaction.plan import CompactionPlan, plan_compaction
 from langgraph_compact.compaction.select import select_items
 from langgraph_compact.compaction.settings import CompactionSettings
@@ -151,7 +152,7 @@ def read_answer(answer: object) -> tuple[SummaryDraft | None, str | None]:
         }
     except (ValueError, TypeError, AttributeError) as exc:
         return None, f"summarizer returned malformed sections: {exc}"[:500]
-    return SummaryDraft(sections, answer.path, answer.notes), None
+    return SummaryDraft(sections, answer.path, answer.notes, answer.flagged), None
 
 
 def finish_compaction(
@@ -191,8 +192,9 @@ def stamp_summary(
     name: str,
     error: str | None = None,
 ) -> RunningSummary:
-    """The summary ``plan.request`` asked for: ``draft`` fitted to the cap, with coverage
-    (head end, cursor, last id, span digest) and lineage stamped from the plan."""
+    """The summary ``plan.request`` asked for: ``draft`` grounded in what the summarizer
+    was given (``ground``), fitted to the cap, with coverage (head end, cursor, last id,
+    span digest) and lineage stamped from the plan."""
     request = plan.request
     if request is None:
         raise ValueError("stamp_summary needs a plan with a summary request")
@@ -210,11 +212,14 @@ def stamp_summary(
         path=f"fallback: {error}"[:200] if error else draft.path,
         rebuilt_reason=plan.stale_reason,
     )
+    sections, flagged = ground_sections(draft.sections, request_pool(request))
     chosen = select_items(
-        draft.sections,
+        sections,
         settings.summary_cap,
         settings.counter.count_text,
         title=bare.title(),
         now=request.covered_through,
     )
-    return bare.model_copy(update={"sections": chosen.sections, "token_count": chosen.tokens})
+    flagged = tuple(dict.fromkeys((*draft.flagged, *flagged)))
+    update = {"sections": chosen.sections, "token_count": chosen.tokens, "flagged": flagged}
+    return bare.model_copy(update=update)

@@ -310,7 +310,7 @@ def _compressed(item: SummaryItem, limit: int) -> SummaryItem:
     the source message keeps the whole text)."""
     if len(item.text) <= limit:
         return item
-    return item.model_copy(update={"text": tx.short(item.text, limit)})
+    return item.with_quote(item.quote.cut(limit, lines=item.text.count("\n") + 1))
 
 
 def refit_summary(

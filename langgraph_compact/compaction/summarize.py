@@ -22,6 +22,7 @@ from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import Candidate
 from langgraph_compact.compaction.extract import extract_items, next_steps
 from langgraph_compact.compaction.merge import merge_items
+from langgraph_compact.compaction.quote import Quote, Source
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import message_text
 
@@ -76,12 +77,15 @@ class SummaryDraft:
 
     ``path`` is recorded in the summary's lineage (``extractive``, ``structured``,
     ``json``, ``markdown``, ``prose``, with ``+retry``/``+merged`` when the required items
-    needed help); ``notes`` say why, for logs and stats.
+    needed help); ``notes`` say why, for logs and stats. ``flagged`` lists what the
+    summarizer itself refused as stating values no message wrote (``ground``); the
+    sections are grounded again either way.
     """
 
     sections: Mapping[Section, Sequence[SummaryItem]]
     path: str = "extractive"
     notes: tuple[str, ...] = ()
+    flagged: tuple[str, ...] = ()
 
 
 @runtime_checkable
@@ -111,16 +115,13 @@ def head_items(request: SummaryRequest) -> list[Candidate]:
     if first is None:
         return []
     seq = next(i for i, m in enumerate(request.head) if m is first)
-    goal = SummaryItem(
-        text=goal_text(message_text(first)),
-        key="goal",
-        kind="goal",
-        sources=(first.id or "",),
-        seq=seq,
-        salience=1.0,
-        pinned=True,
-    )
-    out: list[Candidate] = [(Section.GOAL, goal)]
+    goal = goal_quote(Source(first.id or "", message_text(first)))
+    out: list[Candidate] = []
+    if goal:
+        out.append((Section.GOAL, SummaryItem(
+            text=goal.text, spans=goal.spans, key="goal", kind="goal",
+            sources=(first.id or "",), seq=seq, salience=1.0, pinned=True, origin="human",
+        )))  # fmt: skip
     if request.head_clipped:
         shown = tx.norm(message_text(request.shown_head[-1])) if request.shown_head else ""
         # A goal found inside the request (a hand-off's current goal) comes after the
@@ -128,11 +129,11 @@ def head_items(request: SummaryRequest) -> list[Candidate]:
         for section, item in extract_items(first, seq, {}):
             if _visible(item, shown):
                 continue
-            if item.pinned and item.kind in ("constraint", "safety", "preference"):
+            if item.pinned and item.kind in _RULES and item.origin != "summary":
                 # A brief's or a template's instructions: kept over the cap, but given up
                 # when the budget needs the room (a clipped request can hold dozens; the
-                # clip marker still points to the full text). What the user states later
-                # stays pinned.
+                # clip marker still points to the full text). What the user states later,
+                # and the rules a rendered summary carried, stay pinned.
                 # Specific instructions (a named package, host, version) outrank generic
                 # process guidance ("use non-interactive flags").
                 weight = 0.5 + 0.4 * tx.specificity(item.text)
@@ -141,27 +142,37 @@ def head_items(request: SummaryRequest) -> list[Candidate]:
     return out
 
 
+_RULES = frozenset({"constraint", "safety", "preference"})
+
+
 def _visible(item: SummaryItem, shown: str) -> bool:
     """Whether the clipped first request still shows what ``item`` says."""
     key = item.key or ""
     if key.startswith(("id:", "file:")):
         return tx.norm(key.split(":", 1)[1]) in shown
-    if key.startswith("fact:"):
-        return tx.norm(item.text.split(": ", 1)[-1]) in shown
     return tx.norm(item.text)[:60] in shown
 
 
-def goal_text(text: str, limit: int = 240) -> str:
-    """The opening of a request without markup: prompt templates wrap tasks in tags.
+_TAG = re.compile(r"\s*</?[A-Za-z_][\w-]*(?:\s[^<>]*)?>\s*")
+GOAL_MAX_CHARS = 240
+GOAL_MAX_LINES = 4
 
-    >>> goal_text("<pr_description> Consider the PR:   Fix the bug.</pr_description>")
-    'Consider the PR: Fix the bug.'
+
+def goal_quote(src: Source, limit: int = GOAL_MAX_CHARS) -> Quote:
+    """The opening of a request, quoted: its first paragraph outside markup tags (prompt
+    templates wrap tasks in tags), at most ``limit`` characters on ``GOAL_MAX_LINES`` lines.
+
+    >>> goal_quote(Source("m", "<pr> Consider the PR:   Fix the bug.</pr>")).text
+    'Consider the PR:   Fix the bug.'
     """
-    plain = " ".join(re.sub(r"</?[A-Za-z_][\w-]*>", " ", text).split())
-    if len(plain) <= limit:
-        return plain
-    cut = plain.rfind(" ", 0, limit)
-    return plain[: cut if cut > limit // 2 else limit] + " …"
+    text = src.text
+    pos = 0
+    while (tag := _TAG.match(text, pos)) is not None and tag.end() > pos:
+        pos = tag.end()
+    end = len(text)
+    if (tag := _TAG.search(text, pos)) is not None:
+        end = tag.start()
+    return src.slice(pos, end).cut(limit, lines=GOAL_MAX_LINES)
 
 
 def extract_span(request: SummaryRequest) -> list[Candidate]:

@@ -16,6 +16,8 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, ConfigDict, Field
 
+from langgraph_compact.compaction.quote import Quote, Span
+
 __all__ = [
     "CORRECTED",
     "FORMAT_VERSION",
@@ -27,7 +29,7 @@ __all__ = [
     "render_sections",
 ]
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 SUMMARY_MARKER_KEY = "langgraph_compact_summary"
 """``additional_kwargs`` key that marks the rendered summary message in a projection."""
 SUMMARY_TITLE = "[Summary of "
@@ -74,6 +76,9 @@ class SummaryItem(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     text: str
+    """What the summary shows: verbatim pieces of its sources (``spans``) and labels."""
+    spans: tuple[Span, ...] = ()
+    """Where each verbatim piece of ``text`` comes from (message id, offsets)."""
     key: str | None = None
     kind: str = "note"
     """What the item is: constraint, preference, safety, goal, correction, fact, error,
@@ -91,6 +96,18 @@ class SummaryItem(BaseModel):
     """Kept over the cap like a pinned item, but given up when the budget needs the room
     (the instructions of a first request the projection clips)."""
     stale: tuple[str, ...] = ()
+    origin: str = ""
+    """Who said it: ``human``, ``ai``, ``tool``, ``summary`` (read back from a rendered
+    summary) or ``model`` (a model summarizer's own wording, its values checked)."""
+
+    @property
+    def quote(self) -> Quote:
+        """The text with its spans, to cut or elide without losing where pieces came from."""
+        return Quote(self.text, self.spans)
+
+    def with_quote(self, quote: Quote) -> SummaryItem:
+        """A copy showing ``quote``."""
+        return self.model_copy(update={"text": quote.text, "spans": quote.spans})
 
 
 class RunningSummary(BaseModel):
@@ -121,6 +138,9 @@ class RunningSummary(BaseModel):
     token_count: int = 0
     rebuilt_reason: str | None = None
     """Why coverage was rebuilt from scratch (edited history, redaction, branch), if it was."""
+    flagged: tuple[str, ...] = ()
+    """What a model summarizer wrote with a value no source holds: never shown as fact,
+    kept here (with the values) for the inspector and the logs."""
 
     def items(self, section: Section) -> tuple[SummaryItem, ...]:
         """The items of ``section`` (empty when the section has none)."""
@@ -203,12 +223,21 @@ def render_sections(title: str, sections: dict[Section, tuple[SummaryItem, ...]]
                 continue
             if len(group) > 1:
                 body.append(f"### {section.value}")
-            body.extend(f"- {i.text}{_suffix(i)}" for i in items if not i.historical)
-            body.extend(f"- (historical, earlier task) {i.text}" for i in items if i.historical)
+            body.extend(_bullet(f"{i.text}{_suffix(i)}") for i in items if not i.historical)
+            body.extend(_bullet(f"{HISTORICAL}{i.text}") for i in items if i.historical)
         if body:
             lines.append(f"## {heading}")
             lines.extend(body)
     return "\n".join(lines)
+
+
+HISTORICAL = "(historical, earlier task) "
+"""Rendered before an item of an earlier task."""
+
+
+def _bullet(text: str) -> str:
+    """One item as a bullet; a text of several lines goes on indented by two spaces."""
+    return "- " + text.replace("\n", "\n  ")
 
 
 CORRECTED = " (corrected)"

@@ -21,9 +21,11 @@ __all__ = [
     "is_specific",
     "norm",
     "paths",
+    "sentence_spans",
     "sentences",
     "shape",
     "short",
+    "short_end",
     "specificity",
     "template",
 ]
@@ -45,20 +47,55 @@ _STOPWORDS = frozenset(
 )
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
+_MARKERS = " \t-*>#•"
+
+
+def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each non-empty sentence or line of ``text``, list and quote
+    markers left out at its ends: ``text[start:end]`` is the sentence, verbatim."""
+    pos = 0
+    for m in [*_SENTENCE_SPLIT.finditer(text), None]:
+        end = m.start() if m is not None else len(text)
+        a, b = pos, end
+        while a < b and text[a] in _MARKERS:
+            a += 1
+        while b > a and text[b - 1] in _MARKERS:
+            b -= 1
+        if a < b:
+            yield a, b
+        if m is not None:
+            pos = m.end()
 
 
 def sentences(text: str) -> Iterator[str]:
     """Non-empty sentences and lines of ``text``, stripped of list and quote markers."""
-    for part in _SENTENCE_SPLIT.split(text):
-        part = part.strip(" \t-*>#•")
-        if part:
-            yield part
+    for a, b in sentence_spans(text):
+        yield text[a:b]
+
+
+def short_end(text: str, limit: int = ITEM_MAX_CHARS) -> tuple[int, str]:
+    """Where ``short`` cuts ``text`` (already stripped) and what it shows after the cut:
+    ``(len(text), "")`` when it does not."""
+    newline = text.find("\n")
+    line_end = len(text[:newline].rstrip()) if newline != -1 else len(text)
+    if line_end <= limit:
+        return (line_end, " …") if line_end < len(text) else (line_end, "")
+    at = text.rfind(" ", 0, limit - 1)
+    end = at if at > limit // 4 else limit - 1  # a word longer than that: cut inside it
+    end = len(text[:end].rstrip())
+    return end, " …" if text[end : end + 1].isspace() else "…"
 
 
 def short(text: str, limit: int = ITEM_MAX_CHARS) -> str:
-    """``text`` on one line, at most ``limit`` characters (an ellipsis marks a cut)."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` cut to its first line and at most ``limit`` characters, at a space where
+    one is near; ``…`` marks a cut. Nothing inside is re-spaced or changed.
+
+    >>> short("build-7:2222  is   up"), short("a long line of words", 12)
+    ('build-7:2222  is   up', 'a long …')
+    """
+    text = text.strip()
+    end, mark = short_end(text, limit)
+    return text[:end] + mark
 
 
 _VARIABLE = re.compile(r"/tmp/\S+|\b0x[0-9a-f]+\b|\b[0-9a-f]{7,}\b|\d+", re.IGNORECASE)
@@ -106,6 +143,8 @@ _SPECIFIC = re.compile(
     r"\b(?:\d{1,3}\.){3}\d{1,3}\b",
     re.IGNORECASE,
 )
+_PATHLIKE = re.compile(r"\w[\\/]\w[^\s]*\.[A-Za-z]\w{0,4}\b|^[A-Za-z]:\\")
+"""A file path, POSIX or Windows: ``src/app.py``, ``C:\\ci\\cfg.toml``."""
 _ID_TOKEN = re.compile(
     r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{3,}\b|\b[A-Z]{2,}-\d+\b|\b[A-Z][A-Z0-9]{4,}\b"
 )
@@ -130,7 +169,7 @@ def specificity(value: str) -> float:
             score += 0.15  # a port, a count, an amount, an id: rarely a coincidence
     if _ID_TOKEN.search(v):
         score += 0.2
-    if _SPECIFIC.search(v):
+    if _SPECIFIC.search(v) or _PATHLIKE.search(v):
         score += 0.25
     if re.search(r"(?:^|\s)[A-Z][a-z]+", v):
         score += 0.15

@@ -1,0 +1,85 @@
+"""The sentences of a human or assistant text worth reading, with their offsets.
+
+Fenced code is blanked (offsets kept), a pasted directory listing is not a list of
+files anybody chose, and a conversational sentence is worth an item only when it says
+something (three content words, not a pleasantry).
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_compact.compaction import text as tx
+
+__all__ = ["LISTING_MIN_NAMES", "listed", "prose_sentences", "says_something"]
+
+_FENCE = re.compile(r"```.*?```", re.DOTALL)  # closed fences only: a clip may cut one
+
+
+def _prose(text: str) -> str:
+    """Text with fenced code blanked out (same length, same lines): instructions and
+    facts live outside the code, and offsets stay those of the message."""
+    return _FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+LISTING_MIN_NAMES = 3
+"""File names alone on this many lines in a row (or on one line) are a directory listing."""
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+
+
+def listed(sentences: list[tuple[str, bool]]) -> set[int]:
+    """Indices of the sentences that are only file names, in a directory listing: pasted
+    ``ls`` output names what exists, not a file anybody named as relevant. A bulleted or
+    numbered list of files is somebody's choice, not a listing."""
+    bare = [
+        len(found) if not bullet and (found := tx.paths(s)) and _only(s, found) else 0
+        for s, bullet in sentences
+    ]
+    out: set[int] = set()
+    run: list[int] = []
+    for i, n in enumerate([*bare, 0]):
+        if n:
+            run.append(i)
+            continue
+        if len(run) >= LISTING_MIN_NAMES or (len(run) == 1 and bare[run[0]] >= LISTING_MIN_NAMES):
+            out.update(run)
+        run = []
+    return out
+
+
+def _only(text: str, names: list[str]) -> bool:
+    """``text`` says nothing but ``names`` (and separators)."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, "")
+    return not re.sub(r"[\s,;()`'\"]|\./", "", text)
+
+
+def prose_sentences(text: str, lo: int, hi: int) -> list[tuple[int, int, bool]]:
+    """``(start, end, bulleted)`` of the sentences of ``text[lo:hi]``, code fences out."""
+    prose = _prose(text[lo:hi])
+    out = []
+    pos = 0
+    for line in prose.splitlines(keepends=True):
+        bullet = bool(_BULLET.match(line))
+        for a, b in tx.sentence_spans(line):
+            out.append((lo + pos + a, lo + pos + b, bullet))
+        pos += len(line)
+    return out
+
+
+_PLEASANTRY = re.compile(
+    r"^\W*(?:thanks|thank you|great|perfect|ok|okay|sure|hi|hello|hey|bye|goodbye|cheers|"
+    r"awesome|cool|no problem|that's all|that is all|sounds good)\b",
+    re.IGNORECASE,
+)
+
+
+def says_something(sentence: str) -> bool:
+    """A sentence of a conversation worth an item: three content words, not a pleasantry."""
+    return (
+        tx.content_words(sentence) >= 3
+        and not tx.is_junk(sentence)
+        and not _PLEASANTRY.match(sentence)
+    )

@@ -1,0 +1,123 @@
+"""Stale values: where a correction names what is no longer true.
+
+"Y, not X", "instead of X", "from X to Y", "replaced X with Y", "X → Y", "X is
+abandoned": each gives the span of X (a verbatim value of the sentence) and the words
+that say it is stale, so a correction can be shown without them and ``subject`` can
+replace what stated X.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from langgraph_compact.compaction.patterns import CORRECTION
+from langgraph_compact.compaction.quote import value_spans
+from langgraph_compact.compaction.text import content_words, specificity
+
+__all__ = ["Stale", "stale_spans", "stale_values"]
+
+_PHRASE = r"(?:[^,.;()\n]|(?<=\d)[,.](?=\d)|(?<=\w)\.(?=\w)){1,40}?"
+_STALE = re.compile(
+    r"(?P<lead>,\s*|\s*\(|\s+|^)(?P<cue>\b(?:not|instead of|rather than|no longer|previously|"
+    r"used to be|formerly|was|replacing|replaces|in place of)\s+"
+    r"(?:(?:use|using|need|run|point to|deploy to|target|support|on|at|in)\s+)?"
+    r"(?:the |a |an )?)"
+    rf"(?P<old>{_PHRASE})(?P<close>\)?)"
+    r"(?=\s*(?:,(?!\d)|\.(?!\w)|[;()\n]|$| anymore| any more|\s+(?:for|on|in|at|as)\b))"
+    rf"|(?P<from_cue>\bfrom\s+)(?P<from>{_PHRASE})\s+to\b"
+    rf"|\breplac\w*\s+(?:the |a |an )?(?P<replaced>{_PHRASE})\s+(?:with|by)\b"
+    rf"|(?P<arrow>[^\s,;()]+)\s*(?:→|->)\s*\S",
+    re.IGNORECASE,
+)
+_GONE = re.compile(
+    r"\s+(?:is|was|are|were|has been|have been|got|gets)\s+(?:now\s+)?(?:abandoned|dropped|"
+    r"deprecated|obsolete|cancell?ed|retired|scrapped|superseded|outdated|wrong|invalid|gone|"
+    r"dead|replaced|no longer (?:used|valid|needed|in use|correct|true|relevant|supported))\b",
+    re.IGNORECASE,
+)
+"""``X is abandoned``: the value before it is stale."""
+
+
+class Stale(NamedTuple):
+    """A value a correction says is no longer true, ``text[start:end]``, and the words that
+    say so, ``text[clause_start:clause_end]`` (left out when the correction is shown)."""
+
+    start: int
+    end: int
+    clause_start: int
+    clause_end: int
+
+
+def _value_prefix(text: str, a: int, b: int) -> tuple[int, int]:
+    """``text[a:b]`` cut to its leading run of value words ("8080" of "8080 for the API",
+    "09:00 UTC" whole), or whole when it opens with a plain word (a name in words)."""
+    spans = [(x + a, y + a) for x, y in value_spans(" " + text[a:b])]
+    spans = [(x - 1, y - 1) for x, y in spans]
+    if not spans or spans[0][0] != a:
+        return a, b
+    end = spans[0][1]
+    for x, y in spans[1:]:
+        if text[end:x].strip():
+            break
+        end = y
+    return a, end
+
+
+def _acceptable(old: str) -> bool:
+    named = re.fullmatch(r"\w+(?:[-_.:]\w+)+", old)  # "logs-old", "db-1.internal"
+    return bool(old) and (specificity(old) >= 0.3 or bool(named)) and content_words(old) <= 4
+
+
+def stale_spans(sentence: str) -> list[Stale]:
+    """Where a correction names values that are no longer true ("Y, not X", "instead of
+    X", "from X to Y", "replaced X with Y", "X → Y", "X is abandoned"); none when the
+    sentence is not a correction (``CORRECTION``)."""
+    out: list[Stale] = []
+    if not CORRECTION.search(sentence):
+        return out
+    for m in _STALE.finditer(sentence):
+        if m["old"] is not None:
+            a, b = _value_prefix(sentence, m.start("old"), m.end("old"))
+            lead = m.start("lead") if m["lead"].strip() in (",", "(") else m.start("cue")
+            end = m.end("close") if m["close"] and b == m.end("old") else b
+            found = Stale(a, b, lead, end)
+        elif m["from"] is not None:
+            a, b = _value_prefix(sentence, m.start("from"), m.end("from"))
+            found = Stale(a, b, m.start("from_cue"), b)
+        elif m["replaced"] is not None:
+            a, b = _value_prefix(sentence, m.start("replaced"), m.end("replaced"))
+            found = Stale(a, b, a, b)
+        else:
+            found = Stale(m.start("arrow"), m.end("arrow"), m.start("arrow"), m.end("arrow"))
+        old = sentence[found.start : found.end].strip()
+        if _acceptable(old):
+            out.append(found)
+    for m in _GONE.finditer(sentence):
+        clause = max(sentence.rfind(c, 0, m.start()) for c in ",;:")
+        before = sentence[clause + 1 : m.start()]
+        spans = value_spans(before)
+        if spans:
+            a, b = spans[-1]
+        else:
+            words = re.sub(r"^\s*(?:the|a|an|our|my|that|this)\s+", "", before, flags=re.I)
+            a, b = len(before) - len(words.lstrip()), len(before.rstrip())
+        a, b = a + clause + 1, b + clause + 1
+        if _acceptable(sentence[a:b].strip()):
+            out.append(Stale(a, b, a, b))
+    return out
+
+
+def stale_values(sentence: str) -> list[str]:
+    """Values a correction says are no longer true (``stale_spans``).
+
+    >>> stale_values("Correction: the deadline is now March 9, not March 3.")
+    ['March 3']
+    >>> stale_values("Update: the port changed from 8080 to 8443.")
+    ['8080']
+    >>> stale_values("Use port 8443 instead of 8080 for the API.")
+    ['8080']
+    >>> stale_values("The redis-cache plan is abandoned; use memcached-2.")
+    ['redis-cache']
+    """
+    return list(dict.fromkeys(sentence[s.start : s.end].strip() for s in stale_spans(sentence)))

@@ -1,0 +1,186 @@
+"""What a summary item states, and striking the values later statements make stale.
+
+An item *states a value* when a later value can replace it: facts and rules of any
+origin; the notes, ids and paths of what a person (or a summary read back) said. Merge
+uses this to supersede items (``merge``); before each model call the summary in view is
+shown without the values a message after it replaces (``strike_corrected``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import lru_cache
+
+from langchain_core.messages import BaseMessage, ToolMessage
+
+from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.quote import values as quote_values
+from langgraph_compact.compaction.stale import stale_spans
+from langgraph_compact.compaction.subject import Statement, statement, superseded_values
+from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
+from langgraph_compact.messages import message_text
+
+__all__ = [
+    "ADDITIVE",
+    "MIN_STRUCK_CHARS",
+    "elide",
+    "item_statement",
+    "restated",
+    "said_order",
+    "states",
+    "states_a_value",
+    "strike_corrected",
+]
+
+
+MIN_STRUCK_CHARS = 3
+"""Shortest stale value that strikes other items stating it. "9 spaces, not 8" must not
+drop every line with an 8 in it (``src/x.c:675:8: error``); the corrected fact itself
+is still replaced through its key."""
+
+
+def _occurrences(text: str, values: Sequence[str]) -> list[tuple[int, int]]:
+    """Where ``text`` states one of ``values`` (``MIN_STRUCK_CHARS`` or more) as a word."""
+    lower = text.lower()
+    return [
+        (m.start(), m.end())
+        for v in values
+        if len(v.strip()) >= MIN_STRUCK_CHARS
+        for m in re.finditer(rf"(?<![\w.]){re.escape(v.lower())}(?![\w])", lower)
+    ]
+
+
+def states(item: SummaryItem, values: Sequence[str]) -> bool:
+    """Whether ``item`` states one of ``values`` (of ``MIN_STRUCK_CHARS`` or more) as a word."""
+    return bool(_occurrences(item.text, values))
+
+
+def elide(item: SummaryItem, values: Sequence[str]) -> SummaryItem | None:
+    """``item`` without the stale ``values`` it states (``…`` where they were), or None
+    when nothing worth showing is left: a rule keeps its words, not the old value."""
+    found = _occurrences(item.text, values)
+    if not found:
+        return item
+    left = item.quote.without(found)
+    if not left or (not quote_values(left.text) and tx.content_words(left.text) < 3):
+        return None
+    return item.with_quote(left)
+
+
+_STATEMENT_KINDS = frozenset(
+    {"fact", "correction", "constraint", "preference", "safety", "decision"}
+)
+_SAID_KINDS = frozenset({"note", "identifier", "path"})
+"""Kinds that state something a later value can replace: any origin's facts and rules;
+the notes, ids and paths of what a person (or a summary read back) said. A tool's or an
+assistant's mention of an id is a reference, not a statement of its current value."""
+
+
+def states_a_value(item: SummaryItem) -> bool:
+    if item.historical or (item.key or "").startswith(("file:", "call:", "goal")):
+        return False
+    if item.spans and all(s.part.startswith("args") for s in item.spans):
+        return False  # an argument a call passed: that call's, not a current value
+    if item.kind in _STATEMENT_KINDS:
+        return True
+    return item.kind in _SAID_KINDS and item.origin in ("human", "summary")
+
+
+def said_order(item: SummaryItem) -> tuple[int, int]:
+    """When the item was said: its message, then its place in it."""
+    return item.seq, item.spans[0].start if item.spans else 0
+
+
+def item_statement(item: SummaryItem) -> Statement:
+    found = statement(item.text)
+    return replace(found, stale=tuple(dict.fromkeys(found.stale + item.stale)))
+
+
+ADDITIVE = frozenset({"constraint", "safety"})
+
+
+def restated(a: SummaryItem, b: SummaryItem) -> bool:
+    """Whether a new value for the same subject replaces the other's without a correction
+    word. Not within one message (a message listing values lists them, it does not
+    correct itself) and not between rules ("never touch a/" and "never touch b/" both
+    hold)."""
+    return a.seq != b.seq and a.kind not in ADDITIVE and b.kind not in ADDITIVE
+
+
+def strike_corrected(
+    summary: RunningSummary, later: Sequence[BaseMessage], count_text: Callable[[str], int]
+) -> RunningSummary | None:
+    """``summary`` without the values that a later message in view replaces ("Actually,
+    the quota is Bibeff, not Uawrev"; "the window is 15:32 UTC"; a tool printing the new
+    value), or None when it states none of them.
+
+    The later statement is in view, verbatim, after the summary; the summary must not
+    show the old value as current meanwhile. The next summary merges the statement
+    itself. A pinned item (a rule) is shown without the old value; values under three
+    characters strike nothing.
+    """
+    statements = [st for m in later for st in _later_statements(m)]
+    if not statements:
+        return None
+    changed = False
+    sections: dict[Section, tuple[SummaryItem, ...]] = {}
+    for section, items in summary.sections.items():
+        kept: list[SummaryItem] = []
+        for item in items:
+            gone = _struck(item, statements)
+            if not gone:
+                kept.append(item)
+                continue
+            changed = True
+            shown = elide(item, gone) if item.pinned else None
+            if shown is not None and shown is not item:
+                kept.append(shown)
+        if kept:
+            sections[section] = tuple(kept)
+    if not changed:
+        return None
+    rendered = summary.model_copy(update={"sections": sections})
+    return rendered.model_copy(update={"token_count": count_text(rendered.render())})
+
+
+def _struck(item: SummaryItem, later: Sequence[Statement]) -> list[str]:
+    """The values of ``item`` that ``later`` statements make stale."""
+    explicit = [v for st in later for v in st.stale]
+    gone = [v for v in explicit if states(item, [v])]
+    if states_a_value(item):
+        mine = item_statement(item)
+        implicit = item.kind not in ADDITIVE
+        gone += [v for st in later for v in superseded_values(st, mine, implicit=implicit)]
+    return list(dict.fromkeys(gone))
+
+
+def _later_statements(message: BaseMessage) -> list[Statement]:
+    """The statements of a message in view after the summary: what a person or the
+    assistant says sentence by sentence, the facts a tool prints."""
+    kind = "tool" if isinstance(message, ToolMessage) else message.type
+    return list(_statements_of(kind, message_text(message)))
+
+
+@lru_cache(maxsize=1024)
+def _statements_of(kind: str, text: str) -> tuple[Statement, ...]:
+    if kind == "tool":
+        found = [
+            statement(line[f.start : f.end])
+            for line in text.splitlines()[:2000]
+            if line.strip() and not tx.is_code_line(line)
+            for f in p.facts(line)
+        ]
+        return tuple(found[:_TOOL_STATEMENTS])
+    return tuple(
+        statement(s)
+        for s in tx.sentences(text)
+        if not tx.is_code_line(s) and (p.facts(s) or stale_spans(s))
+    )
+
+
+_TOOL_STATEMENTS = 8
+"""Facts of one tool output that may strike summary values: a dump's key-values are
+incidental (``outputs._TOOL_FACTS``)."""

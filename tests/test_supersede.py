@@ -1,0 +1,103 @@
+"""Supersession by subject: a later value for the same subject replaces the earlier one.
+
+Every form a correction takes ("not X", "instead of X", "X is abandoned", "moved from X
+to Y", "no longer X", a plain restatement, a tool printing the new value) is tried for
+subjects with different value shapes, at three budgets: the summary shows the current
+value and never the stale one. A value that is only mentioned again, or a like value of
+another subject, supersedes nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from factories import ai_tool_call, human, system, tool_result
+from langchain_core.messages import BaseMessage
+
+from langgraph_compact import Budget, CompactionSettings, compact
+from langgraph_compact.messages import message_text
+from langgraph_compact.tokens import TokenCounter
+
+COUNTER = TokenCounter()
+SUBJECTS = {
+    # subject, key as a tool prints it, old value, new value
+    "window": ("staging window", "staging_window", "09:00 UTC", "15:32 UTC"),
+    "host": ("runner host", "runner_host", "build-7:2222", "build-9:2310"),
+    "path": ("config file", "config_file", "C:\\ci\\old\\cfg.toml", "C:\\ci\\new\\cfg.toml"),
+}
+FORMS = {
+    "not": "Correction: the {s} is now {new}, not {old}.",
+    "instead": "Use {new} instead of {old} as the {s}.",
+    "abandoned": "The {old} {s} is abandoned; the {s} is {new}.",
+    "moved": "The {s} moved from {old} to {new}.",
+    "no longer": "The {s} is no longer {old}; it is {new}.",
+    "restated": "The {s} is {new}.",
+    "tool": None,  # the new value printed by a tool
+}
+BUDGETS = (2_000, 4_000, 8_000)
+
+
+def _filler(n: int, start: int) -> list[BaseMessage]:
+    out: list[BaseMessage] = []
+    for i in range(start, start + n):
+        call = ai_tool_call("bash", {"command": f"cat src/mod_{i}.py"}, id=f"a{i}")
+        body = "\n".join(f"    value_{i}_{k} = compute({k})" for k in range(60))
+        out += [call, tool_result(call, body, id=f"t{i}")]
+    return out
+
+
+def _history(subject: str, form: str, budget: int) -> tuple[list[BaseMessage], str, str]:
+    name, key, old, new = SUBJECTS[subject]
+    turns = budget // 150  # enough output that the first statement is summarized
+    raw: list[BaseMessage] = [
+        system(id="s"),
+        human("Prepare the release pipeline.", id="h"),
+        human(f"The {name} is {old}.", id="old"),
+        *_filler(turns, 0),
+    ]
+    template = FORMS[form]
+    if template is None:
+        call = ai_tool_call("bash", {"command": "cat deploy.yaml"}, id="cfg-call")
+        raw += [call, tool_result(call, f"release: 4\n{key}: {new}\nowner: ops", id="new")]
+    else:
+        raw.append(human(template.format(s=name, old=old, new=new), id="new"))
+    raw += _filler(turns, turns)
+    return raw, old, new
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("form", list(FORMS))
+@pytest.mark.parametrize("subject", list(SUBJECTS))
+def test_a_correction_replaces_what_it_corrects(subject: str, form: str, budget: int) -> None:
+    raw, old, new = _history(subject, form, budget)
+    window = Budget(context_window=budget, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    result = compact(raw, None, CompactionSettings(window, counter=COUNTER))
+    assert result.summary is not None
+    assert COUNTER.count_messages(result.messages) <= window.usable
+    shown = "\n".join(message_text(m) for m in result.messages)
+    assert new in shown
+    summary = result.summary.render()
+    assert old not in summary, summary
+    kept_raw = [m for m in result.messages if m.id == "old"]
+    assert kept_raw == []  # the stale statement itself went into the summary
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("subject", list(SUBJECTS))
+def test_a_value_mentioned_again_is_not_superseded(subject: str, budget: int) -> None:
+    name, _, old, _ = SUBJECTS[subject]
+    turns = budget // 150
+    raw: list[BaseMessage] = [
+        system(id="s"),
+        human("Prepare the release pipeline.", id="h"),
+        human(f"The {name} is {old}.", id="old"),
+        *_filler(turns, 0),
+        human(f"Remember: {old} is what the {name} uses.", id="again"),
+        human("The weekly sync is on 2026-03-09.", id="other"),  # another subject
+        *_filler(turns, turns),
+    ]
+    window = Budget(context_window=budget, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    result = compact(raw, None, CompactionSettings(window, counter=COUNTER))
+    assert result.summary is not None
+    summary = result.summary.render()
+    assert old in summary, summary
+    assert "2026-03-09" in summary
