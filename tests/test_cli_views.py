@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
 import pytest
 
 from langgraph_compact.cli.inspector import _scale, chart_data
-from langgraph_compact.cli.views import CallPoint, compaction_stats, mark_messages
-from langgraph_compact.compaction import CompactionSettings, compact
+from langgraph_compact.cli.views import CallPoint, compaction_stats, coverage_range, mark_messages
+from langgraph_compact.compaction import CompactionSettings, RunningSummary, compact
 from langgraph_compact.messages import message_text
 from langgraph_compact.replay import budget_of
 from langgraph_compact.tokens import TokenCounter
@@ -110,3 +111,18 @@ def test_html_escapes_every_message_and_needs_no_network() -> None:
     assert "&lt;script&gt;alert(" in page
     assert page.count("<script>") == 1  # the page's own search script, inline
     assert 'src="' not in page and 'href="' not in page  # nothing loads from anywhere
+
+
+def test_no_coverage_label_is_an_empty_or_backward_range() -> None:
+    for head in range(0, 5):
+        for through in range(head, head + 4):
+            for covers_head in (False, True):
+                if through == head and not covers_head:
+                    continue  # no summary covers nothing
+                summary = RunningSummary(
+                    head_end=head, covered_through=through, covers_head=covers_head
+                )
+                for label in (coverage_range(summary.model_dump()), summary.title()):
+                    for a, b in re.findall(r"(\d+)–(\d+)", label):
+                        assert int(a) <= int(b), label
+                assert coverage_range(summary.model_dump()) != ""

@@ -3,41 +3,50 @@
 A rotated session's hand-off, a pasted brief or a compactor of compactors hands the
 next run one large first message. Each round here renders the projection to one message
 and feeds it back as the next round's only request, at an output budget of 20% of the
-original transcript: what the canaries said must survive every round, with no stale
-value and no ``ContextBudgetError``.
+original transcript (and of 30%): what every kind of canary said must survive every
+round, with no stale value and no ``ContextBudgetError``. A summary rendered and read back
+gives back its items.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import pytest
 from corpus import CORPUS_DIR
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from langgraph_compact import Budget, CompactionSettings, TokenCounter, compact
-from langgraph_compact.compaction import RunningSummary
+from langgraph_compact.compaction import RunningSummary, Section
+from langgraph_compact.compaction.quote import Source
+from langgraph_compact.compaction.readback import parse_rendered_summary
 from langgraph_compact.messages import message_text
 from langgraph_compact.trajectories import load_trajectory
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from canaries import plant
+from canaries import KINDS, plant
 
 COUNTER = TokenCounter()
 ROUNDS = 6
-HUMAN_KINDS = ("constraint", "safety", "preference", "goal_change", "correction")
 
 
 def _render(projection: list[BaseMessage]) -> str:
-    """A projection as one hand-off text: each message as ``role: text`` (the system
-    prompt stays the next session's system message)."""
-    return "\n\n".join(
-        f"{m.type}: {message_text(m)}" for m in projection if not isinstance(m, SystemMessage)
-    )
+    """A projection as one hand-off text: each message as ``role: text``, a call with its
+    arguments (the system prompt stays the next session's system message)."""
+    out = []
+    for m in projection:
+        if isinstance(m, SystemMessage):
+            continue
+        calls = m.tool_calls if isinstance(m, AIMessage) else []
+        shown = [f"[call {c['name']} {json.dumps(c['args'], ensure_ascii=False)}]" for c in calls]
+        out.append("\n".join([f"{m.type}: {message_text(m)}", *shown]))
+    return "\n\n".join(out)
 
 
+@pytest.mark.parametrize("share", [0.2, 0.3])
 @pytest.mark.parametrize(
     ("name", "seed"),
     [
@@ -46,11 +55,11 @@ def _render(projection: list[BaseMessage]) -> str:
         ("tau-bench-airline-gpt-4o-task002-trial1.jsonl", 3),
     ],
 )
-def test_what_the_context_carried_survives_every_round(name: str, seed: int) -> None:
-    transcript, canaries = plant(load_trajectory(CORPUS_DIR / name), seed, HUMAN_KINDS)
+def test_what_the_context_carried_survives_every_round(name: str, seed: int, share: float) -> None:
+    transcript, canaries = plant(load_trajectory(CORPUS_DIR / name), seed, KINDS)
     tokens = COUNTER.count_messages(transcript)
     budget = Budget(
-        context_window=max(2_000, tokens // 5),
+        context_window=max(2_000, int(tokens * share)),
         reserved_output=0,
         compaction_reserve=0,
         safety_margin=0,
@@ -74,3 +83,22 @@ def test_what_the_context_carried_survives_every_round(name: str, seed: int) -> 
         messages = [*system, HumanMessage(text, id=f"handoff-{round_no}")]
     assert summary is not None and summary.covers_head
     assert "left out above" in summary.title()  # labelled truthfully, never "3–2"
+
+
+def test_a_rendered_summary_reads_back_as_the_same_items() -> None:
+    transcript, _ = plant(
+        load_trajectory(CORPUS_DIR / "tau-bench-airline-gpt-4o-task002-trial1.jsonl"), 4
+    )
+    budget = Budget(context_window=3_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    summary = compact(transcript, None, CompactionSettings(budget, counter=COUNTER)).summary
+    assert summary is not None
+    text = summary.render()
+    parsed = parse_rendered_summary(Source("handoff", text), 1)
+    assert parsed is not None
+    items, (start, end) = parsed
+    assert (start, end) == (0, len(text))
+    back: dict[Section, list[str]] = {}
+    for section, item in items:
+        back.setdefault(section, []).append(item.text)
+    shown = {s: [i.text for i in summary.items(s)] for s in summary.sections if summary.items(s)}
+    assert back == shown

@@ -99,6 +99,7 @@ def render_html(view: ThreadView) -> str:
         sections=sections,
         marks=sorted({m.mark for m in view.messages if m.mark}),
         ranges=[coverage_range(g) for g in view.generations],
+        summary_range=coverage_range(summary.model_dump()) if summary else "",
     )
 
 

@@ -58,8 +58,14 @@ def compaction_stats(event: Any) -> dict[str, Any]:
 
 def coverage_range(generation: Mapping[str, Any]) -> str:
     """The messages a generation covers, numbered from 1 as its summary message says."""
-    head = generation.get("head_end")
-    return f"{'?' if head is None else head + 1}–{generation.get('covered_through')}"
+    head, through = generation.get("head_end"), generation.get("covered_through")
+    if head is None or through is None:
+        return f"?–{through}"
+    if through <= head:  # nothing after the head: what it summarized is the head's clip
+        return f"part of {head}"
+    return f"{head + 1}–{through}" + (
+        f" and part of {head}" if generation.get("covers_head") else ""
+    )
 
 
 @dataclass(frozen=True)
@@ -189,6 +195,7 @@ def view_of_run(run: ReplayRun, *, title: str, source: str) -> ThreadView:
                 {
                     "generation": event["summary_generation"],
                     "head_end": run.summary.head_end if run.summary else None,
+                    "covers_head": run.summary.covers_head if run.summary else False,
                     "covered_through": event["covered_through"],
                     "summarizer": event["summarizer"],
                 }
