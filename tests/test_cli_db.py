@@ -263,3 +263,19 @@ def test_native_saver_reports_are_used_when_the_saver_has_them(demo_db: Path) ->
         "actor": "alice",
         "redacted_at": "2026-01-02T00:00:00+00:00",
     }
+
+
+def test_inspect_html_without_thread_writes_the_only_one_or_asks(
+    demo_db: Path, tmp_path: Path
+) -> None:
+    page = tmp_path / "page.html"
+    result = run("inspect", demo_db, "--html", page)
+    assert result.exit_code == 0, result.output
+    assert page.exists() and THREAD in page.read_text(encoding="utf-8")
+    empty = tmp_path / "empty.sqlite"
+    with CompactSqliteSaver.from_conn_string(str(empty)) as saver:
+        saver.setup()
+    refused = run("inspect", empty, "--html", tmp_path / "none.html")
+    assert refused.exit_code == 2
+    assert "--html needs --thread" in refused.output and "0 threads" in refused.output
+    assert not (tmp_path / "none.html").exists()

@@ -22,9 +22,21 @@ DB = click.argument("db", metavar="DB")
 THREAD = click.argument("thread_id", metavar="THREAD")
 
 
+def _one_thread_options(
+    html: Path | None, budget: int | None, checkpoint_id: str | None
+) -> list[tuple[str, object]]:
+    """The options that concern one thread, with the values given."""
+    return [("--html", html), ("--budget", budget), ("--checkpoint", checkpoint_id)]
+
+
 @click.command(context_settings=CONTEXT)
 @DB
-@click.option("--thread", "thread_id", help="Show this thread (default: list the threads).")
+@click.option(
+    "--thread",
+    "thread_id",
+    help="Show this thread (default: list the threads; the only one with --html, --budget "
+    "or --checkpoint).",
+)
 @click.option(
     "--budget",
     type=click.IntRange(min=1_000),
@@ -60,10 +72,20 @@ def inspect(
       langgraph-compact inspect agent.sqlite
       langgraph-compact inspect agent.sqlite --thread t1 --budget 8000 --html t1.html
     """
+    asked = [name for name, value in _one_thread_options(html, budget, checkpoint_id) if value]
     with open_saver(db) as saver:
         if thread_id is None:
-            render.threads_table(threads(saver))
-            return
+            rows = threads(saver)
+            if not asked:
+                render.threads_table(rows)
+                return
+            if len(rows) != 1:  # an option about one thread, and no way to tell which
+                render.threads_table(rows)
+                raise click.UsageError(
+                    f"{', '.join(asked)} needs --thread: {db} holds {len(rows)} threads "
+                    "(listed above)"
+                )
+            thread_id = rows[0].thread_id
         view = view_of_thread(saver, thread_id, budget, source=db)
         render.thread_report(view, page, page_size)
         if checkpoint_id:
