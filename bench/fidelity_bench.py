@@ -20,6 +20,11 @@ a correction is stale if its old value appears in a message that is not a verbat
 message (a summary). Also printed: input tokens against the full history, over-budget
 calls, protocol violations, summarizer-model calls.
 
+Every run is made twice: with the bench's canaries and with the held-out generator
+(``heldout.py``), reported side by side. A full run fails when a kind of ours drops more
+than ``MAX_DROP`` points against the published figures (``results/fidelity.json``), or
+shows more stale values, so a gain on one column cannot hide a loss on the other.
+
 Run ``python bench/fidelity_bench.py`` (``--quick``: 8 trajectories, 1 seed).
 """
 
@@ -42,9 +47,11 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import canaries
+import heldout
 from _corpus import corpus_files
 from _report import captured, publish
-from canaries import KINDS, plant
+from canaries import KINDS
 
 from langgraph_compact import CompactionSettings, TokenCounter
 from langgraph_compact.messages import message_text
@@ -151,8 +158,19 @@ def _derived(projection: Sequence[BaseMessage], raw: Sequence[BaseMessage]) -> s
     ).lower()
 
 
-def run_one(path: Path, seed: int, name: str, tokens: int, out: Outcome) -> None:
-    planted, canaries = plant(load_trajectory(path), seed)
+GENERATORS = {"canaries": canaries.plant, "held-out": heldout.plant}
+"""The bench's own canaries, and an independently written generator (``heldout.py``,
+other templates, vocabulary, value shapes and positions) that no recognizer is tuned
+against: the gap between the two columns is what the recognizers overfit."""
+MAX_DROP = 2.0
+"""Points a kind may lose against the previous published figures before the bench fails."""
+GATED = ("ours", "ours+llm")
+
+
+def run_one(
+    path: Path, seed: int, name: str, tokens: int, out: Outcome, generator: str = "canaries"
+) -> None:
+    planted, items = GENERATORS[generator](load_trajectory(path), seed)
     budget = budget_of(tokens)
     run = replay_trajectory(path.stem, planted, strategy(name, tokens), budget, COUNTER)
     if run.error is not None:  # reported, never hidden
@@ -160,7 +178,7 @@ def run_one(path: Path, seed: int, name: str, tokens: int, out: Outcome) -> None
         return
     seen = "\n".join(seen_text(m) for m in run.last_input).lower()
     derived = _derived(run.last_input, run.final_messages)
-    for c in canaries:
+    for c in items:
         out.planted[c.kind] += 1
         out.survived[c.kind] += c.probe.lower() in seen
         if c.stale and re.search(rf"(?<![\w.]){re.escape(c.stale.lower())}(?!\w)", derived):
@@ -174,46 +192,59 @@ def run_one(path: Path, seed: int, name: str, tokens: int, out: Outcome) -> None
 
 
 def report(
-    paths: Sequence[Path], seeds: Sequence[int], strategies: Sequence[str] = STRATEGIES
+    paths: Sequence[Path],
+    seeds: Sequence[int],
+    strategies: Sequence[str] = STRATEGIES,
+    generators: Sequence[str] = tuple(GENERATORS),
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    results: dict[tuple[str, int], Outcome] = {}
-    for tokens in BUDGETS:
-        for name in strategies:
-            outcome = Outcome()
-            for seed in seeds:
-                for path in paths:
-                    run_one(path, seed, name, tokens, outcome)
-            results[(name, tokens)] = outcome
+    results: dict[tuple[str, str, int], Outcome] = {}
+    for generator in generators:
+        for tokens in BUDGETS:
+            for name in strategies:
+                outcome = Outcome()
+                for seed in seeds:
+                    for path in paths:
+                        run_one(path, seed, name, tokens, outcome, generator)
+                results[(generator, name, tokens)] = outcome
     n = len(paths) * len(seeds)
     print(
         f"Canary survival: {len(paths)} trajectories x {len(seeds)} seeds, one canary of each "
-        f"kind per run ({n} per kind and budget); % of canaries visible at the last model call"
+        f"kind per run ({n} per kind and budget); % of canaries visible at the last model call."
+    )
+    print(
+        "Two generators: the bench's own canaries, and held-out ones written independently "
+        "(bench/heldout.py) that no recognizer is tuned against."
     )
     print()
     short = {k: k.replace("arg_identifier", "arg_id").replace("goal_change", "goal") for k in KINDS}
-    head = f"{'budget':>6} {'strategy':<10} " + " ".join(f"{short[k][:10]:>10}" for k in KINDS)
+    head = f"{'budget':>6} {'strategy':<10} {'canaries':<8} " + " ".join(
+        f"{short[k][:10]:>10}" for k in KINDS
+    )
     print(head + f" {'all':>5} {'stale':>5}")
     print("-" * (len(head) + 12))
-    for (name, tokens), o in results.items():
-        cells = " ".join(f"{100 * o.survived[k] / max(1, o.planted[k]):>9.0f}%" for k in KINDS)
-        total = 100 * sum(o.survived.values()) / max(1, sum(o.planted.values()))
-        print(f"{tokens:>6} {name:<10} {cells} {total:>4.0f}% {o.stale:>5}")
+    for tokens in BUDGETS:
+        for name in strategies:
+            for generator in generators:
+                o = results[(generator, name, tokens)]
+                cells = " ".join(f"{_pct(o, k):>9.0f}%" for k in KINDS)
+                total = 100 * sum(o.survived.values()) / max(1, sum(o.planted.values()))
+                print(f"{tokens:>6} {name:<10} {generator:<8} {cells} {total:>4.0f}% {o.stale:>5}")
     print()
     print(
-        f"{'budget':>6} {'strategy':<10} {'calls':>6} {'input tokens':>13} {'vs full':>8} "
-        f"{'over':>5} {'proto':>5} {'summ calls':>10} {'errors':>6}"
+        f"{'budget':>6} {'strategy':<10} {'canaries':<8} {'calls':>6} {'input tokens':>13} "
+        f"{'vs full':>8} {'over':>5} {'proto':>5} {'summ calls':>10} {'errors':>6}"
     )
-    for (name, tokens), o in results.items():
+    for (generator, name, tokens), o in results.items():
         print(
-            f"{tokens:>6} {name:<10} {o.calls:>6} {o.input_tokens:>13,} "
+            f"{tokens:>6} {name:<10} {generator:<8} {o.calls:>6} {o.input_tokens:>13,} "
             f"{o.input_tokens / max(1, o.full_tokens):>7.0%} {o.over:>5} {o.violations:>5} "
             f"{o.summarizer_calls:>10} {len(o.errors):>6}"
         )
     for tokens in BUDGETS:
-        if ("ours", tokens) in results and ("langmem", tokens) in results:
-            ours = results[("ours", tokens)].input_tokens
-            langmem = results[("langmem", tokens)].input_tokens
+        if ("canaries", "ours", tokens) in results and ("canaries", "langmem", tokens) in results:
+            ours = results[("canaries", "ours", tokens)].input_tokens
+            langmem = results[("canaries", "langmem", tokens)].input_tokens
             print(f"budget {tokens:,}: ours input tokens / langmem {ours / max(1, langmem):.2f}x")
     print()
     print(
@@ -226,7 +257,7 @@ def report(
         for error in o.errors[:3]:
             print("ERROR", error, file=sys.stderr)
     return {
-        f"{name}@{tokens}": {
+        _key(generator, name, tokens): {
             "survived": dict(o.survived),
             "planted": dict(o.planted),
             "stale": o.stale,
@@ -236,14 +267,53 @@ def report(
             "summarizer_calls": o.summarizer_calls,
             "errors": len(o.errors),
         }
-        for (name, tokens), o in results.items()
+        for (generator, name, tokens), o in results.items()
     }
+
+
+def _pct(o: Outcome, kind: str) -> float:
+    return 100 * o.survived[kind] / max(1, o.planted[kind])
+
+
+def _key(generator: str, name: str, tokens: int) -> str:
+    """``ours@8000`` for the bench's canaries (the key earlier releases published),
+    ``held-out:ours@8000`` for the held-out ones."""
+    return f"{name}@{tokens}" if generator == "canaries" else f"{generator}:{name}@{tokens}"
+
+
+def regressions(previous: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    """Kinds of ``GATED`` strategies that lost more than ``MAX_DROP`` points against
+    ``previous`` (the published figures) at any budget, in either column."""
+    out = []
+    for key, now in current.items():
+        before = previous.get(key)
+        if before is None or key.split(":")[-1].split("@")[0] not in GATED:
+            continue
+        for kind, planted in now["planted"].items():
+            if not before["planted"].get(kind) or not planted:
+                continue
+            was = 100 * before["survived"].get(kind, 0) / before["planted"][kind]
+            is_ = 100 * now["survived"].get(kind, 0) / planted
+            if was - is_ > MAX_DROP:
+                out.append(f"{key} {kind}: {was:.1f}% -> {is_:.1f}%")
+        if now["stale"] > before["stale"]:
+            out.append(f"{key} stale: {before['stale']} -> {now['stale']}")
+    return out
+
+
+def _previous() -> dict[str, Any]:
+    path = Path(__file__).resolve().parent / "results" / "fidelity.json"
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8")).get("data") or {}
+    return data if isinstance(data, dict) else {}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="8 trajectories, 1 seed")
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    parser.add_argument("--generators", default=",".join(GENERATORS))
     parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
     args = parser.parse_args()
     paths = corpus_files()
@@ -251,7 +321,13 @@ def main() -> None:
     if args.quick:
         paths, seeds = paths[::4], (1,)
     with captured() as out:
-        data = report(paths, seeds, tuple(args.strategies.split(",")))
+        data = report(paths, seeds, tuple(args.strategies.split(",")), args.generators.split(","))
+    if args.quick:
+        return  # a sample: nothing to compare with the published figures
+    dropped = regressions(_previous(), data)
+    if dropped:
+        print("kinds that dropped more than", MAX_DROP, "points:", *dropped, sep="\n  ")
+        raise SystemExit(1)
     if args.write_readme:
         publish("fidelity", out.getvalue(), data)
 
