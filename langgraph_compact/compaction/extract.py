@@ -191,7 +191,7 @@ def _text_items(
         if n in dir_listing or tx.is_code_line(sentence):
             continue
         found = present(_sentence_items(src, a, b, seq, role))
-        said = chat or (role == "ai" and _states_a_value(sentence))
+        said = chat or (role == "ai" and _names_a_value(sentence))
         if not found and said and says_something(sentence):
             # what the user said in a turn of a conversation, or an assistant sentence
             # stating a value no recognizer took: kept in its own words
@@ -205,7 +205,7 @@ def _text_items(
     return out
 
 
-def _states_a_value(sentence: str) -> bool:
+def _names_a_value(sentence: str) -> bool:
     """A sentence naming something concrete: a value as specific as an id or a path."""
     return any(tx.specificity(v) >= AI_NOTE_SPECIFICITY for v in quote_values(sentence))
 
