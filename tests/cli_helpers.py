@@ -46,15 +46,20 @@ def demo_dir_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def copy_database(source: Path, target: Path) -> Path:
+    """A consistent copy of a SQLite file (its write-ahead log included) at ``target``."""
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+    return target
+
+
 @pytest.fixture(name="demo_db")
 def demo_db_fixture(demo_dir: Path, tmp_path: Path) -> Path:
     """A private copy of the demo database (tests may redact or damage it)."""
-    import sqlite3
-
-    target = tmp_path / "demo.sqlite"
-    with sqlite3.connect(demo_dir / "demo.sqlite") as src, sqlite3.connect(target) as dst:
-        src.backup(dst)
-    return target
+    return copy_database(demo_dir / "demo.sqlite", tmp_path / "demo.sqlite")
 
 
 def openai_messages(messages: list[BaseMessage]) -> list[dict]:
@@ -76,3 +81,38 @@ def openai_messages(messages: list[BaseMessage]) -> list[dict]:
             row["tool_call_id"] = m.tool_call_id  # name comes from the call, as OpenAI logs it
         rows.append(row)
     return rows
+
+
+LONG_THREADS = (
+    "0b9f6a4e-5d1c-4f7e-9a3b-2c8d7e6f5a41",
+    "tenant-42/support/escalations/2026-01-04/ticket-88231-reopened",
+)
+"""Thread ids as applications choose them: a UUID, and a path-like name of 62 characters."""
+
+
+@pytest.fixture(scope="session", name="threads_db")
+def threads_db_fixture(demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo database plus the start of the same run under each of ``LONG_THREADS``,
+    replayed by the package through the real node and saver (each compacts at least once)."""
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    from langgraph_compact.checkpoint import CompactSqliteSaver
+    from langgraph_compact.node import SERDE_ALLOWLIST
+    from langgraph_compact.replay import replay_trajectory
+    from langgraph_compact.replay.strategies import budget_of, make_strategy
+    from langgraph_compact.tokens import TokenCounter
+    from langgraph_compact.trajectories import load_trajectory, sample_path
+
+    folder = tmp_path_factory.mktemp("threads")
+    db = copy_database(demo_dir / "demo.sqlite", folder / "threads.sqlite")
+    trajectory = load_trajectory(sample_path(SAMPLE))[:16]
+    counter, budget = TokenCounter(), budget_of(3_000)
+    serde = JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)
+    with CompactSqliteSaver.from_conn_string(str(db), serde=serde) as saver:
+        for thread in LONG_THREADS:
+            strategy = make_strategy("ours", budget, counter)
+            replayed = replay_trajectory(
+                thread, trajectory, strategy, budget, counter, checkpointer=saver, thread_id=thread
+            )
+            assert replayed.error is None and replayed.events, (thread, replayed.error)
+    return db

@@ -21,8 +21,8 @@ def test_inspect_lists_threads(demo_db: Path) -> None:
     result = run("inspect", demo_db)
     assert result.exit_code == 0, result.output
     recorded = len(load_trajectory(sample_path(SAMPLE)))
-    assert "1 threads" in result.stdout
-    assert THREAD[:12] in result.stdout and f" {recorded} " in result.stdout
+    assert re.search(r"\b1 thread\b", result.stdout), result.stdout
+    assert THREAD in result.stdout and re.search(rf"\b{recorded}\b", result.stdout)
 
 
 def test_inspect_thread_shows_summaries_events_and_grouped_messages(demo_db: Path) -> None:

@@ -55,6 +55,13 @@ class _Group(click.Group):
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """No command: the whole help on stderr and exit 2 (not squeezed into one line)."""
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            click.echo(ctx.get_help(), err=True, color=ctx.color)
+            ctx.exit(2)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

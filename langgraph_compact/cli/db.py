@@ -32,6 +32,7 @@ __all__ = [
     "all_messages",
     "latest_summary",
     "open_saver",
+    "require_thread",
     "thread_config",
     "threads",
     "verify",
@@ -116,6 +117,12 @@ def thread_config(thread_id: str, checkpoint_id: str | None = None) -> RunnableC
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
     return {"configurable": configurable}
+
+
+def require_thread(saver: CompactSaverBase, thread_id: str) -> None:
+    """Refuse a thread the database does not hold, which would otherwise list nothing."""
+    if saver.get_tuple(thread_config(thread_id)) is None:
+        raise BadInput(f"thread {thread_id!r}: no checkpoints in this database")
 
 
 @dataclass

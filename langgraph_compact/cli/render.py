@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -9,13 +10,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import BaseMessage
+import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from langgraph_compact.checkpoint import HistoryPage, RedactionResult
 from langgraph_compact.cli.db import ThreadRow, VerifyFinding
+from langgraph_compact.cli.listing import Column, layout
 from langgraph_compact.cli.views import (
     MessageRow,
     ThreadView,
@@ -28,9 +30,11 @@ from langgraph_compact.replay import ReplayRun, ReplayTotals
 __all__ = [
     "console",
     "demo_report",
+    "history_rows",
     "history_table",
     "messages_table",
     "note",
+    "print_json",
     "progress",
     "redaction_report",
     "replay_json",
@@ -78,6 +82,8 @@ def demo_report(run: ReplayRun, view: ThreadView, files: dict[str, Path]) -> Non
             f"{len(run.final_messages)} / {len(run.final_messages) + run.lost}",
         ),
     ]
+    if run.summary is not None:
+        rows.append(("last summary written by", run.summary.summarizer))
     rows += [(f"saved by {name}, all calls", f"{saved:,}") for name, saved in view.stages.items()]
     errors_seen = [e["summarizer_error"] for e in map(compaction_stats, run.compactions)]
     failed = [e for e in errors_seen if e]
@@ -159,24 +165,46 @@ def _preview(text: str, width: int = 90) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def print_json(records: Sequence[Any]) -> None:
+    """Records as one JSON list on stdout and nothing else (``--json``, for scripts)."""
+    rows = [dict(r) if isinstance(r, dict) else asdict(r) for r in records]
+    click.echo(json.dumps(rows, indent=1))
+
+
+def _listing(title: str, columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> None:
+    laid = layout(title, columns, rows, console.width)
+    if isinstance(laid, Table):
+        console.print(laid)
+        return
+    head, *lines = laid
+    console.print(head, style="table.title", justify="center", markup=False, highlight=False)
+    for line in lines:  # soft_wrap: the line is already as wide as it may be; never cut it
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
 def threads_table(rows: list[ThreadRow]) -> None:
-    table = Table(title=f"{len(rows)} threads")
+    """Every thread: its size, and its newest checkpoint and when it was written."""
     sized = any(r.stored_bytes is not None for r in rows)
-    names = ["thread", "checkpoints", "messages", *(["stored"] if sized else [])]
-    for name in [*names, "last activity", "last checkpoint"]:
-        right = name in ("checkpoints", "messages", "stored")
-        table.add_column(name, justify="right" if right else "left", overflow="fold")
-    for r in rows:
-        size = [f"{(r.stored_bytes or 0) / 1e6:.2f} MB"] if sized else []
-        table.add_row(
+    columns = [
+        Column("thread"),
+        Column("checkpoints", right=True),
+        Column("messages", right=True),
+        *([Column("stored", right=True)] if sized else []),
+        Column("last activity"),
+        Column("last checkpoint"),
+    ]
+    cells = [
+        [
             r.thread_id,
             str(r.checkpoints),
             str(r.messages),
-            *size,
+            *([f"{(r.stored_bytes or 0) / 1e6:.2f} MB"] if sized else []),
             r.last_activity,
             r.last_checkpoint,
-        )
-    console.print(table)
+        ]
+        for r in rows
+    ]
+    _listing(f"{len(rows)} thread{'' if len(rows) == 1 else 's'}", columns, cells)
 
 
 def _rows_table(rows: list[MessageRow], title: str) -> Table:
@@ -192,13 +220,13 @@ def _rows_table(rows: list[MessageRow], title: str) -> Table:
     return table
 
 
-def messages_table(messages: list[BaseMessage], title: str) -> None:
-    """A list of messages (a projection), one row each."""
-    console.print(_rows_table(mark_messages(messages, None, None), title))
+def messages_table(rows: list[MessageRow], title: str) -> None:
+    """A page of messages (raw ones, or a projection), one row each."""
+    console.print(_rows_table(rows, title))
 
 
-def thread_report(view: ThreadView, page: int, page_size: int) -> None:
-    """One thread: facts, summary generations, compaction events, a page of messages."""
+def thread_report(view: ThreadView, rows: list[MessageRow], page: int, pages: int) -> None:
+    """One thread: facts, summary generations, compaction events, a page of its messages."""
     s = view.summary
     console.print(
         f"thread {view.thread_id}: {len(view.messages)} raw messages, {len(view.calls)} model "
@@ -210,17 +238,22 @@ def thread_report(view: ThreadView, page: int, page_size: int) -> None:
         highlight=False,
     )
     if view.generations:
-        table = Table(title="summary generations")
-        for name in ("generation", "covers messages", "summarizer", "checkpoint"):
-            table.add_column(name, overflow="fold")
-        for g in view.generations:
-            table.add_row(
+        columns = [
+            Column("generation", right=True),
+            Column("covers messages", wrap=True),
+            Column("summarizer"),
+            Column("checkpoint"),
+        ]
+        cells = [
+            [
                 str(g["generation"]),
                 coverage_range(g),
                 str(g["summarizer"]),
                 str(g.get("checkpoint_id") or ""),
-            )
-        console.print(table)
+            ]
+            for g in view.generations
+        ]
+        _listing("summary generations", columns, cells)
     events = [(i, c) for i, c in enumerate(view.calls, start=1) if c.event]
     if events:
         table = Table(title="compaction events")
@@ -231,42 +264,47 @@ def thread_report(view: ThreadView, page: int, page_size: int) -> None:
             table.add_row(str(i), f"{c.raw_tokens:,}", sent)
         console.print(table)
     if view.redactions:
-        table = Table(title="redactions")
-        for name in ("message", "reason", "actor", "when"):
-            table.add_column(name)
-        for r in view.redactions:
-            table.add_row(*(str(r[k]) for k in ("message_id", "reason", "actor", "redacted_at")))
-        console.print(table)
-    pages = max(1, -(-len(view.messages) // page_size))
-    rows = view.messages[(page - 1) * page_size : page * page_size]
-    console.print(_rows_table(rows, f"raw messages, page {min(page, pages)} of {pages}"))
+        columns = [Column("message"), Column("reason", wrap=True), Column("actor"), Column("when")]
+        keys = ("message_id", "reason", "actor", "redacted_at")
+        _listing("redactions", columns, [[str(r[k]) for k in keys] for r in view.redactions])
+    console.print(_rows_table(rows, f"raw messages, page {page} of {pages}"))
+
+
+def history_rows(page: HistoryPage) -> list[MessageRow]:
+    """The page's messages as rows numbered by their place in the whole message list."""
+    rows = mark_messages([i.message for i in page.items], None, None)
+    return [
+        dataclasses.replace(r, index=item.index) for r, item in zip(rows, page.items, strict=True)
+    ]
 
 
 def history_table(page: HistoryPage) -> None:
-    rows = mark_messages([i.message for i in page.items], None, None)
-    rows = [
-        MessageRow(**{**r.__dict__, "index": item.index})
-        for r, item in zip(rows, page.items, strict=True)
-    ]
+    rows = history_rows(page)
     more = " (more: narrow the filters or raise --limit)" if page.has_more else ""
     console.print(_rows_table(rows, f"{len(rows)} of {page.total} messages match{more}"))
 
 
 def verify_table(findings: list[VerifyFinding]) -> None:
-    table = Table(title="verify")
-    for name in ("thread", "checkpoints", "messages", "status"):
-        table.add_column(name, overflow="fold")
-    for f in findings:
-        status = "; ".join(f.problems) or "ok"
-        table.add_row(f.thread_id, str(f.checkpoints), str(f.messages), status)
-    console.print(table)
+    columns = [
+        Column("thread"),
+        Column("checkpoints", right=True),
+        Column("messages", right=True),
+        Column("status", wrap=True),
+    ]
+    cells = [
+        [f.thread_id, str(f.checkpoints), str(f.messages), "; ".join(f.problems) or "ok"]
+        for f in findings
+    ]
+    _listing("verify", columns, cells)
 
 
-def redaction_report(result: RedactionResult, requested: Sequence[str]) -> None:
+def redaction_report(result: RedactionResult, requested: Sequence[str], actor: str) -> None:
+    """What was redacted, the tombstone it now carries and who the log names."""
     missing = sorted(set(requested) - set(result.message_ids))
     console.print(
-        f"redacted {len(result.message_ids)} message(s) of {result.thread_id!r}: "
-        f"{result.message_rows} stored rows, {result.values_rewritten} other values rewritten",
+        f"redacted {len(result.message_ids)} message(s) of {result.thread_id!r} as "
+        f"{result.tombstone!r}, logged for {actor!r}: {result.message_rows} stored rows, "
+        f"{result.values_rewritten} other values rewritten",
         markup=False,
         highlight=False,
     )
