@@ -268,8 +268,8 @@ def test_an_id_passed_as_a_whole_argument_outranks_one_inside_a_command(seed: in
         ],
     )
     ids = {i.text: i.salience for _, i in extract_items(message, 3, {}) if i.kind == "identifier"}
-    passed = ids[f"{arg}: {ident} (in a lookup call)"]
-    mined = ids[f"command: {commit} (in a bash call)"]
+    passed = ids[f"lookup {arg}: {ident}"]
+    mined = ids[f"bash command: {commit}"]
     assert passed > mined
 
 
@@ -335,8 +335,8 @@ def test_a_plain_number_argument_is_an_id_only_under_an_ids_name() -> None:
         {"name": "lookup", "args": {"order_id": n}, "id": "c2"},
     ]
     items = extract_items(AIMessage("", id="a", tool_calls=calls), 3, {})
-    by_call = {i.text.split("(in a ")[1]: i.salience for _, i in items if i.kind == "identifier"}
-    assert by_call["lookup call)"] > by_call.get("view call)", 0.0)
+    by_call = {i.text.split()[0]: i.salience for _, i in items if i.kind == "identifier"}
+    assert by_call["lookup"] > by_call.get("view", 0.0)
 
 
 def test_a_long_single_line_output_is_a_payload_not_an_answer() -> None:

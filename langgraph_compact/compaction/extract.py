@@ -13,7 +13,6 @@ extraction only proposes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -21,6 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.calls import arg_items
 from langgraph_compact.compaction.candidates import (
     SALIENCE,
     Candidate,
@@ -33,24 +33,16 @@ from langgraph_compact.compaction.candidates import (
 from langgraph_compact.compaction.failures import error_lines
 from langgraph_compact.compaction.outputs import output_items, tool_items
 from langgraph_compact.compaction.parse import classify
-from langgraph_compact.compaction.quote import Quote, Source, call_sources
+from langgraph_compact.compaction.quote import Quote, Source
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.readback import parse_rendered_summary, transcript_turns
 from langgraph_compact.compaction.sentences import listed, prose_sentences, says_something
 from langgraph_compact.compaction.stale import stale_spans
+from langgraph_compact.compaction.subject import statement, value_tokens
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import message_text
 
 __all__ = ["extract_items", "next_steps"]
-
-_MODIFY_TOOLS = frozenset(
-    """edit write write_file create create_file str_replace str_replace_editor apply_patch
-    insert patch replace save_file""".split()
-)
-_MODIFY_COMMAND = re.compile(
-    r"sed -i|>>?\s*[\w./-]|\btee\b|cat <<|\bpatch\b|\bgit apply\b|\bmv\b|\bcp\b|\btouch\b|"
-    r"\.write\(|open\([^)]*['\"][wa]['\"]"
-)
 
 
 def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterator[Candidate | None]:
@@ -101,6 +93,8 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             origin=role,
         )
     facts = p.facts(sentence)
+    if not human:  # what the assistant says is a fact only about something specific
+        facts = [f for f in facts if tx.specificity(f.value) >= AI_FACT_SPECIFICITY]
     for fact in facts:
         shown = src.slice(a + fact.start, a + fact.end).without(
             [(x - fact.start, y - fact.start) for x, y in clauses]
@@ -112,6 +106,9 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
         )
     if stale and not facts:  # "use port 8443 instead of 8080": the corrected sentence
         cleaned = whole.without(clauses)
+        # with no value left ("the … file is no longer needed") it still strikes what it
+        # names, but has nothing to show: it competes as the least of notes
+        says = bool(quote_values(cleaned.text))
         yield item(
             Section.CRITICAL,
             cleaned,
@@ -119,8 +116,8 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             seq,
             key=f"correction:{tx.norm(cleaned.text)[:60]}",
             kind="correction",
-            salience=SALIENCE[f"{role}.fact"],
-            pinned=human,
+            salience=SALIENCE[f"{role}.fact"] if says else SALIENCE["tool.done"],
+            pinned=human and says,
             stale=stale,
             origin=role,
         )
@@ -169,8 +166,6 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             )
 
 
-_ID_ARG = re.compile(r"id$|_id|key|code|number|num$|no$|ref|ticket|order|reservation|account|sha",
-                     re.IGNORECASE)  # fmt: skip
 CHAT_MAX_CHARS = 600
 """A human message this short is a turn of a conversation: each of its sentences that no
 recognizer took is still an item (a rule phrased in words no cue knows, a choice, a
@@ -190,7 +185,7 @@ def _text_items(
         sentence = src.text[a:b]
         if n in dir_listing or tx.is_code_line(sentence):
             continue
-        found = present(_sentence_items(src, a, b, seq, role))
+        found = _said_with(present(_sentence_items(src, a, b, seq, role)), sentence)
         said = chat or (role == "ai" and _names_a_value(sentence))
         if not found and said and says_something(sentence):
             # what the user said in a turn of a conversation, or an assistant sentence
@@ -205,51 +200,35 @@ def _text_items(
     return out
 
 
+def _said_with(found: list[Candidate], sentence: str) -> list[Candidate]:
+    """``found`` knowing the values their sentence ties to theirs when it says something
+    changed: the clause "the owner is Y" of "Disregard X, the owner is Y" replaces X (but
+    "Y; the other stays X" ties nothing across the ";")."""
+    said = statement(sentence)
+    if not said.changes or len(said.values) < 2:
+        return found
+    out = []
+    for section, it in found:
+        mine = value_tokens(v for v in said.values if v in it.text)
+        beside = tuple(
+            v
+            for v in said.values
+            if v not in it.text
+            and any(frozenset((x, y)) in said.links for x in value_tokens([v]) for y in mine)
+        )
+        out.append((section, it.model_copy(update={"said_with": beside}) if beside else it))
+    return out
+
+
 def _names_a_value(sentence: str) -> bool:
     """A sentence naming something concrete: a value as specific as an id or a path."""
     return any(tx.specificity(v) >= AI_NOTE_SPECIFICITY for v in quote_values(sentence))
 
 
+AI_FACT_SPECIFICITY = 0.4
+"""How specific the value of an assistant's "X is Y" must be for it to be a fact."""
 AI_NOTE_SPECIFICITY = 0.5
 """How specific a value must be for an assistant sentence stating it to be kept."""
-
-
-def _arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate | None]:
-    """Files a call reads or modifies, and the identifiers it passes."""
-    name = str(call["name"])
-    for src in call_sources(call):
-        if src.part == "args":
-            continue
-        arg = src.part.removeprefix("args.")
-        value = src.text
-        if not isinstance(call["args"].get(arg), (str, int, float)):
-            continue
-        modified = name in _MODIFY_TOOLS or bool(_MODIFY_COMMAND.search(value))
-        section = Section.FILES_MODIFIED if modified else Section.FILES_READ
-        kind = "args.file_modified" if modified else "args.file_read"
-        for path in tx.paths(value)[:4]:
-            yield file_item(section, src.quote(path), mid, seq, SALIENCE[kind], "ai")
-        if "\n" in value.strip() or len(value) > 300:
-            continue  # a script or a payload: its names are code, not identifiers
-        short_value = len(value) <= 60 and " " not in value.strip()
-        found = [value.strip()] if short_value and tx.specificity(value) >= 0.5 else []
-        # Passed on purpose: a whole argument, a plain number only under an id's name
-        # (``order_id: 4521``, not ``start_line: 120``).
-        named = [v for v in found if not v.isdigit() or _ID_ARG.search(arg)]
-        paths = tx.paths(value)
-        for ident in dict.fromkeys([*found, *tx.identifiers(value)[:3]]):
-            if any(ident in path for path in paths) or (quoted := src.quote(ident)) is None:
-                continue  # a file's name is the file's, not an identifier
-            yield item(
-                Section.CRITICAL,
-                f"{arg}: " + quoted + f" (in a {name} call)",
-                mid,
-                seq,
-                key=f"id:{ident}",
-                kind="identifier",
-                salience=SALIENCE["args.value" if ident in named else "args.identifier"],
-                origin="ai",
-            )
 
 
 def _human_items(message: HumanMessage, seq: int) -> list[Candidate]:
@@ -292,7 +271,7 @@ def extract_items(
     if isinstance(message, AIMessage):
         out = _text_items(Source(mid, message_text(message)), seq, "ai")
         for call in message.tool_calls:
-            out.extend(present(_arg_items(call, mid, seq)))
+            out.extend(present(arg_items(call, mid, seq)))
         return out
     if isinstance(message, ToolMessage):
         answered = calls.get(message.tool_call_id)

@@ -10,11 +10,10 @@ goal turns the current task's items historical instead of deleting them.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable, Mapping, Sequence
 
 from langgraph_compact.compaction import text as tx
-from langgraph_compact.compaction.quote import Quote
+from langgraph_compact.compaction.combine import combine, fold_template, split_also, winner
 from langgraph_compact.compaction.strike import (
     elide,
     item_statement,
@@ -23,7 +22,13 @@ from langgraph_compact.compaction.strike import (
     states,
     states_a_value,
 )
-from langgraph_compact.compaction.subject import statement, superseded_values
+from langgraph_compact.compaction.subject import (
+    index_words,
+    moved_values,
+    statement,
+    superseded_values,
+    value_tokens,
+)
 from langgraph_compact.compaction.summary import Section, SummaryItem
 
 __all__ = ["merge_items"]
@@ -37,91 +42,6 @@ _GROUPS: Mapping[Section, frozenset[Section]] = {
     Section.CONSTRAINTS: frozenset({Section.CRITICAL, Section.CONSTRAINTS}),
 }
 """Sections whose items share keys: a key moves between them instead of duplicating."""
-_MAX_SOURCES = 8
-_ALSO = re.compile(r" \(also: (?P<values>[^()]*)\)$")
-_MAX_ALSO_CHARS = 80
-"""Most characters of other values an error template folds into one item."""
-
-
-def _combine(old: SummaryItem, new: SummaryItem) -> SummaryItem:
-    """``new`` carrying ``old``'s lineage: sources, mention count, the higher salience, pin.
-
-    A notice that tools print again word for word (pip's "Running pip as the 'root'
-    user…") is standing boilerplate, not news: each repeat halves its salience.
-    """
-    boilerplate = (new.key or "").startswith("note:")
-    salience = (
-        min(old.salience, new.salience) / 2 if boilerplate else max(old.salience, new.salience)
-    )
-    return new.model_copy(
-        update={
-            "sources": tuple(dict.fromkeys(old.sources + new.sources))[-_MAX_SOURCES:],
-            "refs": old.refs + new.refs,
-            "salience": salience,
-            "pinned": old.pinned or new.pinned,
-            "stale": tuple(dict.fromkeys(old.stale + new.stale)),
-        }
-    )
-
-
-def _fold_template(old: SummaryItem, new: SummaryItem) -> SummaryItem | None:
-    """One error template raised with other names ("No module named 'numpy'", then
-    'scipy'): the latest text, the earlier names listed after it (quoted from the earlier
-    item). None when the names differ too much to list (then they are two items)."""
-    base, also = _split_also(old.quote)
-    words = set(new.text.split())
-    own = [base._sub(m.start(), m.end()) for m in re.finditer(r"\S+", base.text)
-           if m.group() not in words]  # fmt: skip
-    kept: list[Quote] = []
-    for q in (_joined(own, " "), *also):
-        if q is not None and q.text not in new.text and all(q.text != k.text for k in kept):
-            kept.append(q)
-    listed = _joined(kept, "; ")
-    if listed is None or len(listed.text) > _MAX_ALSO_CHARS:
-        return None
-    return _combine(old, new).with_quote(new.quote + " (also: " + listed + ")")
-
-
-def _joined(pieces: Sequence[Quote], glue: str) -> Quote | None:
-    """``pieces`` joined by ``glue`` (None for none)."""
-    if not pieces:
-        return None
-    out = pieces[0]
-    for piece in pieces[1:]:
-        out = out + glue + piece
-    return out
-
-
-def _split_also(text: Quote) -> tuple[Quote, list[Quote]]:
-    found = _ALSO.search(text.text)
-    if found is None:
-        return text, []
-    at = found.start("values")
-    listed, pieces = found["values"], []
-    for part in re.finditer(r"[^;]+", listed):
-        piece = text._sub(at + part.start(), at + part.end()).strip()
-        if piece:
-            pieces.append(piece)
-    return text._sub(0, found.start()), pieces
-
-
-_CORRECTABLE = frozenset({"fact", "note", "identifier", "path", "correction"})
-
-
-def _winner(new: SummaryItem, old: SummaryItem, gone: Sequence[str]) -> SummaryItem:
-    """``new`` as the current value replacing ``old``: a correction (pinned when a person
-    said it or the old value was pinned) that remembers the values it made stale."""
-    kind = "correction" if new.kind in _CORRECTABLE else new.kind
-    pinned = new.pinned or old.pinned or new.origin in ("human", "summary")
-    return new.model_copy(
-        update={
-            "kind": kind,
-            "pinned": pinned,
-            "salience": max(new.salience, old.salience),
-            "stale": tuple(dict.fromkeys((*new.stale, *gone))),
-            "sources": tuple(dict.fromkeys(old.sources + new.sources))[-_MAX_SOURCES:],
-        }
-    )
 
 
 def merge_items(
@@ -161,21 +81,28 @@ def merge_items(
         if item.key:
             where[item.key] = section
         if item.kind == "error" and section is Section.CRITICAL:
-            templates[tx.template(_split_also(item.quote)[0].text)] = slot
+            templates[tx.template(split_also(item.quote)[0].text)] = slot
         if states_a_value(item):
-            for word in item_statement(item).subject:
+            for word in index_words(item_statement(item)):
                 about.setdefault(word, set()).add((section, slot))
 
     def pop(section: Section, slot: str) -> SummaryItem:
         item = out[section].pop(slot)
         texts.pop((section, tx.norm(item.text)), None)
         if item.kind == "error":
-            templates.pop(tx.template(_split_also(item.quote)[0].text), None)
+            templates.pop(tx.template(split_also(item.quote)[0].text), None)
         if item.key and where.get(item.key) is section:
             del where[item.key]
-        for word in item_statement(item).subject if states_a_value(item) else ():
+        for word in index_words(item_statement(item)) if states_a_value(item) else ():
             about.get(word, set()).discard((section, slot))
         return item
+
+    def said_before(token: str, seq: int) -> bool:
+        """Whether an item of an earlier message states the value token."""
+        return any(
+            (held := out.get(section, {}).get(slot)) is not None and held.seq < seq
+            for section, slot in about.get("=" + token, ())
+        )
 
     def supersede(item: SummaryItem) -> SummaryItem | None:
         """``item`` after replacing the earlier statements it supersedes; None when a
@@ -183,20 +110,30 @@ def merge_items(
         if not states_a_value(item):
             return item
         mine = item_statement(item)
-        near = {x for w in mine.subject for x in about.get(w, ())}
+        # by value only when it says something changed: a time's "UTC" is in every time
+        words = index_words(mine) if mine.changes else mine.subject
+        near = {x for w in words for x in about.get(w, ())}
+        said = frozenset(t for t in value_tokens(mine.values) if said_before(t, item.seq))
         for section, slot in sorted(near, key=lambda x: (x[0].value, x[1])):
             old = out.get(section, {}).get(slot)
-            if old is None or old is item or old.key == item.key:
+            if old is None or old is item:
                 continue
+            same = old.key == item.key  # replaced by its key below; its values still count
             implicit = restated(old, item)
             if said_order(old) > said_order(item):
-                if superseded_values(item_statement(old), mine, implicit=implicit):
+                if not same and superseded_values(item_statement(old), mine, implicit=implicit):
                     return None  # said before what is held: already out of date
                 continue
-            gone = superseded_values(mine, item_statement(old), implicit=implicit)
+            was = item_statement(old)
+            gone = () if same else superseded_values(mine, was, implicit=implicit)
+            moved = moved_values(mine, was, said - value_tokens(was.values)) if implicit else ()
+            if moved:  # "switch from X to Y": X is shown no more, here or there
+                gone = tuple(dict.fromkeys((*gone, *moved)))
+                item = elide(item, moved) or item
             if gone:
-                pop(section, slot)
-                item = _winner(item, old, gone)
+                if not same:
+                    pop(section, slot)
+                item = winner(item, old, gone)
                 mine = item_statement(item)
         return item
 
@@ -215,7 +152,7 @@ def merge_items(
         held = where.get(found.key) if found.key else None
         if held is Section.FILES_MODIFIED and section is Section.FILES_READ:
             old = out[held][found.key or ""]
-            out[held][found.key or ""] = _combine(old, found).model_copy(
+            out[held][found.key or ""] = combine(old, found).model_copy(
                 update={"text": old.text, "spans": old.spans, "kind": old.kind}
             )
             continue
@@ -238,15 +175,15 @@ def merge_items(
                 old = pop(held, found.key or "")
                 if held is Section.BLOCKED and section is Section.DONE:
                     _resolve(out, frozenset(old.sources))
-                item = _combine(old, item)
+                item = combine(old, item)
         elif (slot := texts.get((section, tx.norm(item.text)))) is not None:
-            item = _combine(pop(section, slot), item)  # the same words under another key
+            item = combine(pop(section, slot), item)  # the same words under another key
         elif (
             item.kind == "error"
             and section is Section.CRITICAL
             and (slot := templates.get(tx.template(item.text))) is not None
             and slot in out.get(section, {})
-            and (folded := _fold_template(out[section][slot], item)) is not None
+            and (folded := fold_template(out[section][slot], item)) is not None
         ):
             pop(section, slot)
             item = folded
@@ -278,7 +215,7 @@ def _same_file(
     bare = f"file:{path.rsplit('/', 1)[1]}"
     if bare in where:
         old = pop(where[bare], bare)
-        return _combine(old, item)
+        return combine(old, item)
     return item
 
 

@@ -25,6 +25,7 @@ from langgraph_compact.compaction.candidates import (
 )
 from langgraph_compact.compaction.failures import error_lines, exit_status
 from langgraph_compact.compaction.quote import Quote, Source
+from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import message_text
 
@@ -35,10 +36,16 @@ _TOOL_FACTS = 4
 crowd out what other messages said."""
 
 
+_FACT_SPECIFICITY = 0.4
+"""How specific a tool output's value must be for its key-value to be a fact: a number,
+an id, a path ("Expected: Should work", "status: Active" are not)."""
 _ANSWER_LINES = 3
-"""An output this short is an answer, not a dump: its lines naming an id or a URL are
-items whole (a dump's ids are incidental, and are left to the recall tool)."""
+"""An output this short is an answer, not a dump: its lines naming an id, a URL or a
+specific value are items whole (a dump's ids are incidental, and are left to the recall tool)."""
 _ANSWER_LINE_CHARS = 400
+_CODE_VALUE_SPECIFICITY = 0.6
+"""A value this specific in a code-like line of an answer is the answer (an id, a host),
+not one of the code's names."""
 _URL = re.compile(r"\bhttps?://[^\s'\"<>)]+")
 
 _BLOCKED_CALL_CHARS = 60
@@ -66,16 +73,22 @@ def _fact_candidates(
     text = src.text[lo:hi]
     pairs = p.json_facts(text)
     found: list[tuple[str, str, Quote | None]] = []
-    if pairs is not None:  # every scalar of a record; only the specific ones are facts
-        found = [(k, v, None) for k, v in pairs if tx.specificity(v) >= 0.3]
+    # every scalar of a record, every "key: value" of a text; only the specific ones are
+    # facts ("Expected: Should work" states nothing to keep)
+    if pairs is not None:
+        found = [(k, v, None) for k, v in pairs if tx.specificity(v) >= _FACT_SPECIFICITY]
     else:
         for a, b in lines[:2000]:
             line = src.text[a:b]
             if tx.is_code_line(_indented(src.text, a, b)) or line in said:
                 continue
             for f in p.facts(line):
-                found.append((f.key, f.value, src.slice(a + f.start, a + f.end)))
-    density = 1.0 / (1.0 + max(0, len(found) - 2) / 6)
+                if tx.specificity(f.value) >= _FACT_SPECIFICITY:
+                    found.append((f.key, f.value, src.slice(a + f.start, a + f.end)))
+    # a record of a few fields is an answer; a list of records is a dump, however few of
+    # its fields are specific
+    stated = len(pairs) if pairs is not None else len(found)
+    density = 1.0 / (1.0 + max(0, stated - 2) / 6)
     ranked = sorted(found, key=lambda kv: -tx.specificity(kv[1]))
     out: list[Candidate | None] = []
     for key, value, shown in ranked:
@@ -173,12 +186,16 @@ def _output(
             ln = src.text[a:b]
             if len(ln) > _ANSWER_LINE_CHARS:
                 continue  # one long line is a payload, not an answer
-            names = [*tx.identifiers(ln), *_URL.findall(ln)]
-            if (
-                names
-                and not tx.is_code_line(_indented(src.text, a, b))
-                and not any(x in ln for x in said if len(x) >= 3)
-            ):
+            # a code-like line's names are code, but a specific value in it is the answer
+            # ("region = eu-west-3;")
+            code = tx.is_code_line(_indented(src.text, a, b))
+            specific = [
+                v
+                for v in quote_values(ln)
+                if (tx.specificity(v) >= _CODE_VALUE_SPECIFICITY if code else tx.is_name(v))
+            ]
+            names = [*([] if code else [*tx.identifiers(ln), *_URL.findall(ln)]), *specific]
+            if names and not any(x in ln for x in said if len(x) >= 3):
                 shown = src.slice(a, b).cut(160)
                 weight = SALIENCE["tool.fact"]
                 out.append(

@@ -37,6 +37,7 @@ _GONE = re.compile(
     re.IGNORECASE,
 )
 """``X is abandoned``: the value before it is stale."""
+_CLAUSE_END = re.compile(r"[,;:](?=\s)")
 
 
 class Stale(NamedTuple):
@@ -77,6 +78,8 @@ def stale_spans(sentence: str) -> list[Stale]:
     if not CORRECTION.search(sentence):
         return out
     for m in _STALE.finditer(sentence):
+        if m["old"] is not None and _GONE.match(sentence, m.start("lead")):
+            continue  # "X was wrong": X is the stale one (below), not "wrong"
         if m["old"] is not None:
             a, b = _value_prefix(sentence, m.start("old"), m.end("old"))
             lead = m.start("lead") if m["lead"].strip() in (",", "(") else m.start("cue")
@@ -94,11 +97,15 @@ def stale_spans(sentence: str) -> list[Stale]:
         if _acceptable(old):
             out.append(found)
     for m in _GONE.finditer(sentence):
-        clause = max(sentence.rfind(c, 0, m.start()) for c in ",;:")
+        # the clause before it: a comma, semicolon or colon ends one only before a space
+        # (not the colon of "db-3:5432" or "14:05")
+        clause = max([-1, *(c.start() for c in _CLAUSE_END.finditer(sentence, 0, m.start()))])
         before = sentence[clause + 1 : m.start()]
         spans = value_spans(before)
         if spans:
             a, b = spans[-1]
+            if len(spans) > 1 and before[a:b].isalpha() and not before[spans[-2][1] : a].strip():
+                a = spans[-2][0]  # "14:05 UTC" whole: a zone or unit goes with its value
         else:
             words = re.sub(r"^\s*(?:the|a|an|our|my|that|this)\s+", "", before, flags=re.I)
             a, b = len(before) - len(words.lstrip()), len(before.rstrip())

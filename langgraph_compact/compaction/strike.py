@@ -19,7 +19,12 @@ from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.stale import stale_spans
-from langgraph_compact.compaction.subject import Statement, statement, superseded_values
+from langgraph_compact.compaction.subject import (
+    Statement,
+    statement,
+    superseded_values,
+    value_tokens,
+)
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import message_text
 
@@ -96,7 +101,14 @@ def said_order(item: SummaryItem) -> tuple[int, int]:
 
 def item_statement(item: SummaryItem) -> Statement:
     found = statement(item.text)
-    return replace(found, stale=tuple(dict.fromkeys(found.stale + item.stale)))
+    stale = tuple(dict.fromkeys(found.stale + item.stale))
+    if not item.said_with:
+        return replace(found, stale=stale)
+    values = tuple(dict.fromkeys(found.values + item.said_with))
+    ties = {
+        frozenset((x, y)) for x in value_tokens(item.said_with) for y in value_tokens(found.values)
+    }  # tied by the sentence it was said in (``extract``)
+    return replace(found, stale=stale, values=values, changes=True, links=found.links | ties)
 
 
 ADDITIVE = frozenset({"constraint", "safety"})

@@ -6,13 +6,16 @@ out) and its *values* (verbatim tokens: numbers, times, hosts, ids, names; the v
 one's values stale ("not X", "instead of X", "X is abandoned", "from X to Y"), or when
 both have the same subject and the later one states a different value of the same shape
 where the earlier one stated its value ("the window is 15:32 UTC" after "the window is
-09:00 UTC"). Values both share are qualifiers (``db-1`` in "db-1's port is 5432"); a
+09:00 UTC"); a key that is a name by itself (``BROKER=``, ``queue_host:``) is a whole
+subject. Values both share are qualifiers (``db-1`` in "db-1's port is 5432"); a
 value only mentioned again supersedes nothing.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -20,7 +23,17 @@ from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.stale import stale_spans
 
-__all__ = ["Statement", "compatible", "same_subject", "statement", "superseded_values"]
+__all__ = [
+    "CHANGE_WORDS",
+    "Statement",
+    "compatible",
+    "index_words",
+    "moved_values",
+    "same_subject",
+    "statement",
+    "superseded_values",
+    "value_tokens",
+]
 
 _CUE_WORDS = frozenset(
     """correction correct corrected actually update updated now not instead rather than no
@@ -39,6 +52,17 @@ _STOP = frozenset(
 )
 
 
+CHANGE_WORDS = frozenset(
+    """instead rather longer anymore move moves moved switch switches switched change
+    changes changed replace replaces replaced swap swapped drop dropped forget scratch formerly
+    previously ignore disregard supersede supersedes superseded deprecated retired abandoned
+    outdated obsolete wrong mistake typo correction corrected rename renamed update updated
+    migrate migrated""".split()
+)
+"""Words saying that a value changed, in any phrasing: with one, a value the statement
+shares with an earlier one, beside a new value of the same shape, is the old one."""
+
+
 @dataclass(frozen=True)
 class Statement:
     """What a statement is about (``subject``), the values it states and those it says are
@@ -49,6 +73,16 @@ class Statement:
     stale: tuple[str, ...]
     main: tuple[str, ...]
     """The values of its "X is Y" facts (what it asserts, multi-word values whole)."""
+    changes: bool = False
+    """It says something changed (``CHANGE_WORDS``): a value it shares with an earlier
+    statement may be the one it replaces."""
+    links: frozenset[frozenset[str]] = frozenset()
+    """Pairs of value tokens (folded) the sentence ties together: words other than "and",
+    "or" or an article between them, and no ";" ("from X to Y", "swap X for Y"; not "X and
+    Y", not "Y; the other stays X")."""
+    names: frozenset[str] = frozenset()
+    """The keys its facts are stated under that are names by themselves (``BROKER=``,
+    ``queue_host:``, ``db.port =``): one such name is a whole subject."""
 
     @property
     def folded(self) -> frozenset[str]:
@@ -95,7 +129,62 @@ def statement(text: str) -> Statement:
     subject = frozenset(
         _stem(w) for w in words if w.lower() not in _STOP and w.lower() not in _CUE_WORDS
     )
-    return Statement(subject, tuple(dict.fromkeys(found)), stale, main)
+    names = frozenset(n for f in facts if (n := _name(text, f)))
+    changes = any(w.lower() in CHANGE_WORDS for w in re.findall(r"[^\W\d_]{3,}", text))
+    found_values = tuple(dict.fromkeys(found))
+    return Statement(subject, found_values, stale, main, changes, _links(text), names)
+
+
+def _links(text: str) -> frozenset[frozenset[str]]:
+    """The value tokens ``text`` ties: those of two neighbouring values ("14:05 UTC" is one,
+    its tokens only a space apart) with a ``_TIE`` word between them and no ";"."""
+    groups: list[list[tuple[int, int]]] = []
+    for a, b in value_spans(text):
+        if groups and not text[groups[-1][-1][1] : a].strip():
+            groups[-1].append((a, b))
+        else:
+            groups.append([(a, b)])
+    return frozenset(
+        frozenset((text[a:b].casefold(), text[x:y].casefold()))
+        for left, right in itertools.pairwise(groups)
+        if _TIE.search(between := text[left[-1][1] : right[0][0]]) and ";" not in between
+        for a, b in left
+        for x, y in right
+    )
+
+
+_TIE = re.compile(r"(?i)\b(?!(?:and|or|the|a|an|both|nor)\b)[^\W\d_]+")
+"""A word between two values that ties them (not a conjunction or an article)."""
+
+
+_COMPOUND_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+")
+_CAPS_KEY = re.compile(r"[A-Z][A-Z0-9]{3,}")
+
+
+def _name(text: str, fact: p.Fact) -> str:
+    """The fact's key when it names a setting by itself (folded; else ""): the whole key
+    (but for stop words), a compound (``queue_host``, ``db.port``) or a capitalized word
+    of four letters or more written with ``=`` (``BROKER=x``). Not ``URL:`` or ``employee
+    ID:``, which say what kind of value, not which one."""
+    at = text.find(fact.value, fact.start)
+    if at == -1:
+        return ""
+    words = [w for w in re.findall(r"[\w.]+", text[fact.start : at]) if w.lower() not in _STOP]
+    if len(words) != 1:
+        return ""
+    key: str = words[0]
+    assigned = text[fact.start : at].rstrip().endswith("=")
+    if _COMPOUND_KEY.fullmatch(key) or (assigned and _CAPS_KEY.fullmatch(key)):
+        return key.casefold()
+    return ""
+
+
+def index_words(found: Statement) -> Iterator[str]:
+    """What a statement is found by: its subject words, and its value tokens (``=value``),
+    so a later statement naming the same value finds it whatever its words."""
+    yield from found.subject
+    for token in value_tokens(found.values):
+        yield "=" + token
 
 
 def _inside(at: int, ranges: list[tuple[int, int]]) -> bool:
@@ -140,7 +229,7 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
         not implicit
         or not new.values
         or not old.values
-        or not same_subject(new.subject, old.subject)
+        or not (same_subject(new.subject, old.subject) or new.names & old.names)
     ):
         return ()
     shared = new.folded & old.folded
@@ -149,4 +238,60 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
     if old.main and new.main:  # both assert a value: compare what they assert
         gone = [v for v in old.main if v.casefold() not in shared] or gone
         came = [v for v in new.main if v.casefold() not in shared] or came
-    return tuple(v for v in gone if any(compatible(v, w) for w in came))
+    return tuple(v for v in gone if any(_comparable(v, w) for w in came))
+
+
+def moved_values(
+    new: Statement, old: Statement, said: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    """The values of ``old`` that ``new``, a later statement saying something changed,
+    names again beside a new value of the same shape: "switch from X to Y", "go with Y
+    over X", "X was a mistake, it's Y", whatever the words. Which of the two is old is
+    read from what was said before, not from the phrasing: the old value was said in
+    ``old``, the new one in nothing earlier (``said``: value tokens stated before), and
+    the sentence ties the two ("X and Y" does not).
+
+    >>> old = statement("The billing owner is Harlow.")
+    >>> moved_values(statement("Switch from Harlow to Brennan."), old)
+    ('Harlow',)
+    >>> moved_values(statement("Harlow and Brennan both review it."), old)
+    ()
+    """
+    if not new.changes:
+        return ()
+    now, before = value_tokens(new.values), value_tokens(old.values)
+    came = [v for v in new.values if not value_tokens([v]) <= before | said]
+
+    def tied(v: str, w: str) -> bool:
+        return any(
+            frozenset((x, y)) in new.links for x in value_tokens([v]) for y in value_tokens([w])
+        )
+
+    return tuple(
+        v
+        for v in old.values
+        if value_tokens([v]) <= now
+        and v.casefold() not in new.folded_stale
+        and any(_comparable(v, w) and tied(v, w) for w in came)
+    )
+
+
+def value_tokens(values: Iterable[str]) -> frozenset[str]:
+    """The value tokens of ``values``, folded: "14:05 UTC" is "14:05" and "utc"."""
+    out: set[str] = set()
+    for v in values:
+        spans = value_spans(v) or [(0, len(v))]
+        out.update(v[a:b].casefold() for a, b in spans)
+    return frozenset(out)
+
+
+def _comparable(a: str, b: str) -> bool:
+    """``compatible``, or the first value tokens of the two are: "db-50.internal in the
+    env file" and "relay-13.internal" state two hosts."""
+    first = (
+        [a[s[0] : s[1]] for s in value_spans(a)[:1]],
+        [b[s[0] : s[1]] for s in value_spans(b)[:1]],
+    )
+    if all(first) and first[0][0].casefold() == first[1][0].casefold():
+        return False  # "redis-1 for prod" restates "redis-1": a qualifier, not a new value
+    return compatible(a, b) or (all(first) and compatible(first[0][0], first[1][0]))

@@ -96,6 +96,9 @@ class SummaryItem(BaseModel):
     """Kept over the cap like a pinned item, but given up when the budget needs the room
     (the instructions of a first request the projection clips)."""
     stale: tuple[str, ...] = ()
+    said_with: tuple[str, ...] = ()
+    """Values its sentence names beside it, with a word saying something changed ("switch
+    from X to Y"): which of them it replaced is read from what was said before."""
     origin: str = ""
     """Who said it: ``human``, ``ai``, ``tool``, ``summary`` (read back from a rendered
     summary) or ``model`` (a model summarizer's own wording, its values checked)."""

@@ -241,6 +241,17 @@ _STRONG_ID = re.compile(
 ``#`` reference (``order #A-55812``, ``#4521``)."""
 
 
+_COMPOUND_NAME = re.compile(r"[^\W\d_][:.][^\W\d_]")
+
+
+def is_name(value: str) -> bool:
+    """Whether a value names one thing: specific (``specificity`` ≥ 0.5), or words joined
+    by ``:`` or ``.`` in one token (``cache:users``, ``billing.queue``: a key, a queue),
+    not a word of prose or an option (``str_replace``, ``en_US``)."""
+    v = value.strip()
+    return specificity(v) >= 0.5 or (" " not in v and bool(_COMPOUND_NAME.search(v)))
+
+
 def identifiers(text: str) -> list[str]:
     """Ids, codes, hashes and emails in ``text`` (never a path or a plain version)."""
     skip = set(paths(text))

@@ -1,0 +1,199 @@
+"""A correction in any words: which value is old is read from what was said before.
+
+The correction sentences here use phrasings no stale-value pattern knows ("swap X for
+Y", "forget X, use Y", "X has been renamed to Y"): with a word saying that something
+changed, the value the sentence shares with an earlier statement, beside a new value of
+the same shape, is the stale one. Without such a word, or with a value of another shape,
+nothing is replaced. Values are drawn at random in several shapes. (A capitalized word
+that opens a sentence is not read as a name: it may be any word. The forms here put a
+word before it.)
+"""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from langgraph_compact.compaction.extract import extract_items
+from langgraph_compact.compaction.merge import merge_items
+from langgraph_compact.compaction.stale import stale_values
+from langgraph_compact.compaction.subject import moved_values, statement
+
+_lower = st.text(string.ascii_lowercase, min_size=3, max_size=7)
+_digits = st.integers(10, 99_999).map(str)
+SHAPES = {
+    "time": st.builds(lambda h, m: f"{h:02d}:{m:02d} UTC", st.integers(0, 23), st.integers(0, 59)),
+    "host:port": st.builds(lambda h, n, p: f"{h}-{n}.internal:{p}", _lower, _digits, _digits),
+    "branch": st.builds(lambda a, b: f"release/{a}.{b}", st.integers(1, 9), st.integers(0, 20)),
+    "name": st.builds(lambda w: w.capitalize() + "son", _lower),
+}
+FIRSTS = ("The billing owner is {old}.", "Deploy to {old} for the staging run.")
+FORMS = (
+    "Swap {old} for {new}.",
+    "Forget {old}, use {new}.",
+    "Scratch {old}, it is {new}.",
+    "The old {old} has been renamed to {new}.",
+    "Disregard {old}, the billing owner is {new}.",
+    "Now {new} supersedes {old}.",
+    "{old} was wrong, it is {new}.",
+)
+
+
+def _merged(*texts: str) -> str:
+    found = []
+    for n, text in enumerate(texts):
+        found += extract_items(HumanMessage(text, id=f"h{n}"), 1 + 4 * n, {})
+    return "\n".join(i.text for items in merge_items({}, found).values() for i in items)
+
+
+def _pair(shape: str) -> st.SearchStrategy[tuple[str, str]]:
+    values = SHAPES[shape]
+    return st.tuples(values, values).filter(lambda p: p[0] != p[1] and p[0] not in p[1])
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_a_correction_in_any_words_replaces_the_value_said_before(
+    form: str, shape: str, data: st.DataObject
+) -> None:
+    old, new = data.draw(_pair(shape))
+    first = data.draw(st.sampled_from(FIRSTS))
+    shown = _merged(first.format(old=old), form.format(old=old, new=new))
+    assert new in shown
+    assert old not in shown, shown
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_naming_two_values_without_a_change_replaces_nothing(
+    shape: str, data: st.DataObject
+) -> None:
+    old, new = data.draw(_pair(shape))
+    shown = _merged(f"The billing owner is {old}.", f"Both {old} and {new} review the release.")
+    assert old in shown and new in shown
+
+
+def test_a_change_word_with_a_value_of_another_shape_replaces_nothing() -> None:
+    old = statement("Deploy to db-3.internal:5432 for the staging run.")
+    assert moved_values(statement("Move db-3.internal:5432 traffic at 09:40 UTC."), old) == ()
+    assert moved_values(statement("Move db-3.internal:5432 to db-9.internal:6543."), old) == (
+        "db-3.internal:5432",
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stale"),
+    [
+        ("14:05 UTC was wrong, it is 09:40 UTC.", ["14:05 UTC"]),
+        ("db-3.internal:5432 is deprecated, use db-9.internal:6543.", ["db-3.internal:5432"]),
+        ("Note: db-3.internal:5432 is deprecated.", ["db-3.internal:5432"]),
+    ],
+)
+def test_what_is_wrong_is_the_value_before_it_whole(sentence: str, stale: list[str]) -> None:
+    # a colon inside a value ends no clause; "was wrong" is not "(was X)"
+    assert stale_values(sentence) == stale
+
+
+def _tool_turn(output: str, n: int) -> list[tuple[AIMessage | ToolMessage, int]]:
+    call = {"name": "bash", "args": {"command": "env"}, "id": f"c{n}"}
+    return [
+        (AIMessage("", tool_calls=[call], id=f"a{n}"), n),
+        (ToolMessage(output, tool_call_id=f"c{n}", id=f"t{n}"), n + 1),
+    ]
+
+
+def test_a_setting_a_tool_prints_again_replaces_the_one_stated_under_its_name() -> None:
+    said = extract_items(HumanMessage("Set QUEUE_HOST=db-50.internal in the env.", id="h"), 1, {})
+    same, other = "QUEUE_HOST=relay-13.internal\nloaded", "CACHE_HOST=relay-13.internal\nloaded"
+    for output, replaced in ((same, True), (other, False)):
+        found = list(said)
+        for message, seq in _tool_turn(output, 5):
+            found += extract_items(message, seq, {"c5": {"name": "bash", "args": {}, "id": "c5"}})
+        shown = "\n".join(i.text for items in merge_items({}, found).values() for i in items)
+        assert "relay-13.internal" in shown
+        assert ("db-50.internal" not in shown) is replaced, shown
+
+
+def test_an_answers_specific_value_is_kept_and_a_vague_key_value_is_not() -> None:
+    calls = {"c1": {"name": "bash", "args": {"command": "x"}, "id": "c1"}}
+    answer = ToolMessage("region = EU-WEST-3;\ndone", tool_call_id="c1", id="t1")
+    vague = ToolMessage("Expected: Should work", tool_call_id="c1", id="t2")
+    assert any("EU-WEST-3" in i.text for _, i in extract_items(answer, 2, calls))
+    assert not [i for _, i in extract_items(vague, 3, calls) if i.kind == "fact"]
+
+
+def test_an_argument_naming_a_key_as_a_whole_is_an_identifier() -> None:
+    call = {"name": "cache_get", "args": {"key": "cache:users"}, "id": "c1"}
+    items = extract_items(AIMessage("", tool_calls=[call], id="a"), 2, {})
+    assert [i.text for _, i in items if i.kind == "identifier"] == ["cache_get key: cache:users"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        # two rules naming one host: both hold
+        (
+            "Do not restart db-1.internal during business hours.",
+            "Do not update db-1.internal or db-2.internal without approval.",
+            "db-1.internal during business hours",
+        ),
+        # a change word beside a list of values ties none of them
+        (
+            "The primary db host is db-1.internal.",
+            "Please update the configs on db-1.internal and db-2.internal.",
+            "The primary db host is db-1.internal",
+        ),
+        # across a ";" nothing is tied: the replica the user kept stays
+        (
+            "The replica host is db-1.internal.",
+            "Update: the primary host is db-2.internal; the replica host stays db-1.internal.",
+            "db-1.internal",
+        ),
+        # a value restated with a qualifier is the same value
+        (
+            "Point the cache host at redis-1.internal please.",
+            "The cache host is redis-1.internal for prod.",
+            "redis-1.internal",
+        ),
+        # a key that says what kind of value is not a subject by itself
+        ("Harlow employee ID: 44123", "Brennan employee ID: 55219", "44123"),
+    ],
+)
+def test_what_is_not_a_correction_keeps_the_earlier_value(
+    before: str, after: str, kept: str
+) -> None:
+    assert kept in _merged(before, after)
+
+
+def test_a_value_said_before_for_another_subject_is_not_the_new_one() -> None:
+    shown = _merged(
+        "The approver is Brennan.",
+        "The billing owner is Harlow.",
+        "Please swap Harlow for Brennan as billing owner.",
+    )
+    assert "The approver is Brennan" in shown
+
+
+def test_a_correction_with_no_value_left_still_strikes_what_it_names() -> None:
+    shown = _merged("Write the logs to logs-old-2.", "logs-old-2 is deprecated.")
+    assert "logs-old-2" not in shown
+
+
+def test_an_unrelated_leading_value_is_not_taken_with_the_stale_one() -> None:
+    assert stale_values("As of v2 /api/v1/orders is deprecated.") == ["/api/v1/orders"]
+
+
+def test_an_option_argument_and_a_code_answer_are_not_identifiers() -> None:
+    call = {"name": "str_replace_editor", "args": {"command": "str_replace"}, "id": "c1"}
+    items = extract_items(AIMessage("", tool_calls=[call], id="a"), 2, {})
+    assert not [i for _, i in items if i.kind == "identifier"]
+    calls = {"c1": {"name": "bash", "args": {"command": "cat a.py"}, "id": "c1"}}
+    code = ToolMessage("import os.path\nfrom app.models import User", tool_call_id="c1", id="t")
+    assert not [i for _, i in extract_items(code, 3, calls) if i.kind == "identifier"]
