@@ -38,7 +38,7 @@ from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.readback import parse_rendered_summary, transcript_turns
 from langgraph_compact.compaction.sentences import listed, prose_sentences, says_something
 from langgraph_compact.compaction.stale import stale_spans
-from langgraph_compact.compaction.subject import statement, value_tokens
+from langgraph_compact.compaction.subject import statement, tied
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import message_text
 
@@ -209,13 +209,8 @@ def _said_with(found: list[Candidate], sentence: str) -> list[Candidate]:
         return found
     out = []
     for section, it in found:
-        mine = value_tokens(v for v in said.values if v in it.text)
-        beside = tuple(
-            v
-            for v in said.values
-            if v not in it.text
-            and any(frozenset((x, y)) in said.links for x in value_tokens([v]) for y in mine)
-        )
+        mine = [v for v in said.values if v in it.text]
+        beside = tuple(v for v in said.values if v not in mine and tied(said, [v], mine))
         out.append((section, it.model_copy(update={"said_with": beside}) if beside else it))
     return out
 

@@ -32,6 +32,7 @@ __all__ = [
     "same_subject",
     "statement",
     "superseded_values",
+    "tied",
     "value_tokens",
 ]
 
@@ -262,18 +263,19 @@ def moved_values(
     now, before = value_tokens(new.values), value_tokens(old.values)
     came = [v for v in new.values if not value_tokens([v]) <= before | said]
 
-    def tied(v: str, w: str) -> bool:
-        return any(
-            frozenset((x, y)) in new.links for x in value_tokens([v]) for y in value_tokens([w])
-        )
-
     return tuple(
         v
         for v in old.values
         if value_tokens([v]) <= now
         and v.casefold() not in new.folded_stale
-        and any(_comparable(v, w) and tied(v, w) for w in came)
+        and any(_comparable(v, w) and tied(new, [v], [w]) for w in came)
     )
+
+
+def tied(found: Statement, these: Iterable[str], those: Iterable[str]) -> bool:
+    """Whether the sentence of ``found`` ties a value token of ``these`` to one of ``those``."""
+    mine, theirs = value_tokens(these), value_tokens(those)
+    return any(frozenset((x, y)) in found.links for x in mine for y in theirs)
 
 
 def value_tokens(values: Iterable[str]) -> frozenset[str]:
