@@ -8,6 +8,7 @@ compiled graph (``langgraph_compact.replay``: pre-model step -> agent -> tools, 
 replaying the recorded turns) at budgets 8,000 and 4,000, for:
 
 - ``ours``: ``CompactionNode`` with the default ``ExtractiveSummarizer``;
+- ``ours+llm``: the same with ``ChatModelSummarizer`` (a paid summarizer model);
 - ``langmem``: LangMem's ``SummarizationNode``;
 - ``middleware``: LangChain's ``SummarizationMiddleware``;
 - ``editing``: LangChain's ``ContextEditingMiddleware`` (``ClearToolUsesEdit`` at 0.8 B);
@@ -27,11 +28,16 @@ every trajectory:
 - ``cost@0.1`` and ``cost@0.5``: effective input cost in units of one uncached input
   token, the prefix billed at 0.1x and 0.5x (cache writes billed as plain input), and
   the same relative to the cheapest strategy;
-- ``summ in``: input tokens of the strategy's own summarizer-model calls (ours: none,
-  the extractive summarizer is local), billed at full price in ``+summ@0.1``;
-- ``over``: agent inputs above the budget; ``events``: compaction events; ``task``:
-  share of calls whose input held the first request (``trim`` is cheap because it
-  drops it: what the model may not see costs nothing).
+- ``p/c``: prefix / ceil, how much of what it could cache the strategy does cache;
+- ``over``: agent inputs above the budget; ``ev/100``: compaction events per 100 agent
+  calls; ``task``: share of calls whose input held the first request (``trim`` is cheap
+  because it drops it: what the model may not see costs nothing).
+
+A second table per budget bills the summarizer: its calls per 100 agent calls, its input
+and output tokens (ours: none, the extractive summarizer is local; the others share the
+stand-in ``TailSummaryModel``, 400-token answers, counted as a provider reports them),
+and the effective total ``cost@0.1 + r x (summarizer input + output)`` at summarizer price
+ratios ``r`` of 1.0 (the agent's own model) and 0.25 (a cheaper one).
 
 Run ``python bench/cost_bench.py [--quick] [--write-readme]`` (``--quick``: 8
 trajectories, for iteration; a full run takes a few minutes on 2 cores).
@@ -57,8 +63,9 @@ from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
 BUDGETS = (8_000, 4_000)
-STRATEGIES = ("ours", "langmem", "middleware", "editing", "trim", "full")
+STRATEGIES = ("ours", "ours+llm", "langmem", "middleware", "editing", "trim", "full")
 PRICES = (0.1, 0.5)
+SUMMARIZER_RATIOS = (1.0, 0.25)
 QUICK_TRAJECTORIES = 8
 
 
@@ -72,7 +79,9 @@ class CostTotals:
     input_tokens: int = 0
     prefix_tokens: int = 0
     new_tokens: int = 0
+    summarizer_calls: int = 0
     summarizer_input: int = 0
+    summarizer_output: int = 0
     over: int = 0
     events: int = 0
     errors: int = 0
@@ -83,9 +92,11 @@ class CostTotals:
         self.input_tokens += run.input_tokens
         self.prefix_tokens += run.prefix_tokens
         self.new_tokens += run.new_tokens
+        self.summarizer_calls += run.summarizer_calls
         self.summarizer_input += run.summarizer_input_tokens
+        self.summarizer_output += run.summarizer_output_tokens
         self.over += run.over_budget
-        self.events += run.events
+        self.events += events_of(run)
         self.errors += run.error is not None
         self.task_calls += sum(c.task for c in run.calls)
 
@@ -101,6 +112,24 @@ class CostTotals:
     def cost(self, price: float) -> float:
         """Input cost in uncached-token units, the cacheable prefix at ``price``."""
         return self.input_tokens - (1 - price) * self.prefix_tokens
+
+    def total(self, ratio: float) -> float:
+        """``cost(0.1)`` plus the summarizer's tokens at ``ratio`` of the agent's price."""
+        return self.cost(0.1) + ratio * (self.summarizer_input + self.summarizer_output)
+
+    def per_100(self, n: int) -> float:
+        return 100 * n / max(1, self.calls)
+
+
+def events_of(run: ReplayRun) -> int:
+    """Compaction events: ours reports each one (a summary, or a refold that moved the
+    fold's anchor) in its stream events, the first call's fold aside; the others count
+    their summarizer runs or trims."""
+    if not run.compactions:
+        return run.events
+    return sum(
+        bool(c["summarized"] or (i and c["refolded"])) for i, c in enumerate(run.compactions)
+    )
 
 
 def replay_budget(tokens: int, paths: Sequence[Path]) -> list[CostTotals]:
@@ -121,17 +150,32 @@ def table(rows: Sequence[CostTotals], out: Callable[[str], None]) -> None:
     best = {p: min(r.cost(p) for r in rows) for p in PRICES}
     out(
         f"{'budget':>6} {'strategy':<10} {'calls':>6} {'input':>11} {'prefix':>6} {'ceil':>5} "
-        f"{'cost@0.1':>10} {'rel':>5} {'cost@0.5':>10} {'rel':>5} {'summ in':>9} "
-        f"{'+summ@0.1':>10} {'over':>5} {'events':>6} {'task':>5} {'errors':>6}"
+        f"{'p/c':>5} {'cost@0.1':>10} {'rel':>5} {'cost@0.5':>10} {'rel':>5} {'over':>5} "
+        f"{'ev/100':>6} {'task':>5} {'errors':>6}"
     )
     for r in rows:
         c1, c5 = r.cost(0.1), r.cost(0.5)
         out(
             f"{r.budget:>6} {r.strategy:<10} {r.calls:>6} {r.input_tokens:>11,} "
-            f"{r.prefix:>6.3f} {r.ceiling:>5.3f} {c1:>10,.0f} {c1 / best[0.1]:>5.2f} {c5:>10,.0f} "
-            f"{c5 / best[0.5]:>5.2f} {r.summarizer_input:>9,} "
-            f"{c1 + r.summarizer_input:>10,.0f} {r.over:>5} {r.events:>6} "
-            f"{r.task_calls / max(1, r.calls):>5.2f} {r.errors:>6}"
+            f"{r.prefix:>6.3f} {r.ceiling:>5.3f} {r.prefix / max(1e-9, r.ceiling):>5.3f} "
+            f"{c1:>10,.0f} {c1 / best[0.1]:>5.2f} {c5:>10,.0f} {c5 / best[0.5]:>5.2f} "
+            f"{r.over:>5} {r.per_100(r.events):>6.1f} {r.task_calls / max(1, r.calls):>5.2f} "
+            f"{r.errors:>6}"
+        )
+
+
+def bill(rows: Sequence[CostTotals], out: Callable[[str], None]) -> None:
+    """The summarizer's share: calls, tokens, and the total with them billed."""
+    best = {q: min(r.total(q) for r in rows) for q in SUMMARIZER_RATIOS}
+    out(
+        f"{'budget':>6} {'strategy':<10} {'summ/100':>8} {'summ in':>10} {'summ out':>9} "
+        + " ".join(f"{f'total@{q}':>11} {'rel':>5}" for q in SUMMARIZER_RATIOS)
+    )
+    for r in rows:
+        totals = " ".join(f"{r.total(q):>11,.0f} {r.total(q) / best[q]:>5.2f}" for q in best)
+        out(
+            f"{r.budget:>6} {r.strategy:<10} {r.per_100(r.summarizer_calls):>8.1f} "
+            f"{r.summarizer_input:>10,} {r.summarizer_output:>9,} {totals}"
         )
 
 
@@ -145,12 +189,15 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
         rows = replay_budget(tokens, paths)
         table(rows, out)
         out("")
+        bill(rows, out)
+        out("")
         data[str(tokens)] = [
             {
                 **vars(r),
                 "prefix": r.prefix,
                 "ceiling": r.ceiling,
                 **{f"cost@{p}": r.cost(p) for p in PRICES},
+                **{f"total@{q}": r.total(q) for q in SUMMARIZER_RATIOS},
             }
             for r in rows
         ]
@@ -158,8 +205,10 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
         "prefix = tokens of leading messages identical to the previous call's input / input "
         "tokens; ceil = 1 - tokens of messages that arrived since the previous call / input "
         "tokens (no cache serves them: the highest prefix the strategy's own inputs allow); "
-        "cost = input - (1 - price) x prefix, in uncached-token units; rel = cost / "
-        "the cheapest strategy's; +summ = cost@0.1 plus the summarizer model's input."
+        "p/c = prefix / ceil; cost = input - (1 - price) x prefix, in uncached-token units; "
+        "rel = cost / the cheapest strategy's; ev/100 = compaction events per 100 agent "
+        "calls; summ/100 = summarizer-model calls per 100 agent calls; total@r = cost@0.1 "
+        "+ r x (summarizer input + output tokens)."
     )
     out(f"total bench time {time.perf_counter() - started:.0f} s")
     return data

@@ -71,8 +71,11 @@ def _history(turns: int = 30) -> list[BaseMessage]:
     return msgs
 
 
-def _run(model: Any, raw: list[BaseMessage] | None = None, summary: Any = None) -> Any:
-    settings = CompactionSettings(BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(model))
+def _run(
+    model: Any, raw: list[BaseMessage] | None = None, summary: Any = None, *, retry: bool = False
+) -> Any:
+    summarizer = ChatModelSummarizer(model, retry=retry)
+    settings = CompactionSettings(BUDGET, counter=COUNTER, summarizer=summarizer)
     return compact(raw or _history(), summary, settings)
 
 
@@ -162,9 +165,17 @@ def test_structured_output_is_used_when_the_model_supports_it() -> None:
     assert any("state machine" in t for t in summary.current(Section.CRITICAL))
 
 
-def test_missing_required_items_cause_one_retry_listing_them() -> None:
+def test_missing_required_items_are_merged_without_a_second_call() -> None:
     model = _answers('{"Goal": ["Fix the parser"]}', '{"Goal": ["Fix the parser"]}')
     summary = _run(model).summary
+    assert len(model.prompts) == 1
+    assert summary.path.startswith("json+merged")
+    assert "src/p24.py" in summary.current(Section.FILES_READ)
+
+
+def test_missing_required_items_cause_one_retry_listing_them_when_asked() -> None:
+    model = _answers('{"Goal": ["Fix the parser"]}', '{"Goal": ["Fix the parser"]}')
+    summary = _run(model, retry=True).summary
     assert len(model.prompts) == 2  # one retry, no more
     assert "missing" in model.prompts[1][-1].content and "src/p" in model.prompts[1][-1].content
     assert summary.path.startswith("json+retry+merged")

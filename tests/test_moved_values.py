@@ -21,7 +21,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.stale import stale_values
-from langgraph_compact.compaction.subject import moved_values, statement
+from langgraph_compact.compaction.subject import moved_values, statement, superseded_values
 
 _lower = st.text(string.ascii_lowercase, min_size=3, max_size=7)
 _digits = st.integers(10, 99_999).map(str)
@@ -197,3 +197,47 @@ def test_an_option_argument_and_a_code_answer_are_not_identifiers() -> None:
     calls = {"c1": {"name": "bash", "args": {"command": "cat a.py"}, "id": "c1"}}
     code = ToolMessage("import os.path\nfrom app.models import User", tool_call_id="c1", id="t")
     assert not [i for _, i in extract_items(code, 3, calls) if i.kind == "identifier"]
+
+
+_KEY = st.builds(lambda a, b: f"{a}_{b}".upper(), _lower, _lower)
+_WORDS = st.lists(_lower, min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(lead=_WORDS, key=_KEY, value=SHAPES["host:port"], rest=_WORDS)
+def test_an_assignment_inside_a_sentence_states_its_value_and_names_its_setting(
+    lead: str, key: str, value: str, rest: str
+) -> None:
+    found = statement(f"The {lead} {key}={value} {rest}.")
+    assert found.main == (value,) and key.casefold() in found.names
+
+
+@settings(max_examples=25, deadline=None)
+@given(key=_lower, old=SHAPES["time"], new=SHAPES["time"])
+def test_a_tool_printing_the_same_key_again_replaces_its_earlier_value(
+    key: str, old: str, new: str
+) -> None:
+    if old == new:
+        return
+    found = []
+    for n, value in enumerate((old, new)):
+        line = f"$ grep {key} limits.yaml\n    {key}: {value}"
+        for message, seq in _tool_turn(line, 1 + 4 * n):
+            call = {"name": "bash", "args": {}, "id": f"c{1 + 4 * n}"}
+            found += extract_items(message, seq, {f"c{1 + 4 * n}": call})
+    shown = "\n".join(i.text for items in merge_items({}, found).values() for i in items)
+    assert new in shown and old not in shown, shown
+
+
+def test_settings_under_different_names_do_not_replace_each_other() -> None:
+    first, second = statement("setting_3 = 1003"), statement("setting_4 = 1004")
+    assert first.subject == second.subject  # the same words, but two names
+    assert superseded_values(second, first) == ()
+
+
+def test_a_new_value_that_begins_like_the_old_one_still_replaces_it() -> None:
+    shown = _merged(
+        "Deploy to release/1.10 for the staging run.",
+        "Disregard release/1.10, the billing owner is release/1.1.",
+    )
+    assert "release/1.1" in shown and "release/1.10" not in shown, shown

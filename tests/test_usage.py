@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from cli_helpers import run
 from factories import human, system
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, message_chunk_to_message
@@ -128,3 +129,30 @@ def test_ledger_of_a_graph_run_tags_the_summarizer_and_survives_the_saver(
     # The stored ledger lacks only the final reply, which thread_usage adds.
     stored = state["usage"]["by"]
     assert sum(t["calls"] for k, t in stored.items() if k.startswith("agent")) == len(replies) - 1
+    # ``inspect`` shows the same ledger, the agent's calls apart from the summarizer's.
+    shown = run("inspect", tmp_path / "t.db", "--thread", f"usage-{seed}").output
+    for tag, totals in by.items():
+        row = next(line for line in shown.splitlines() if f" {tag} " in line)
+        assert f" {totals['calls']:,} " in row and f" {totals['input_tokens']:,} " in row
+        assert f" {totals['output_tokens']:,} " in row
+
+
+@pytest.mark.parametrize("tokens", [4_000, 8_000])
+def test_the_ledger_counts_every_summarizer_call_a_replay_makes(tokens: int) -> None:
+    """The node's ledger and the stand-in model's own counters agree, call for call and
+    token for token: what the cost bench bills is what a thread's ledger shows."""
+    from corpus import corpus_files
+
+    from langgraph_compact import TokenCounter
+    from langgraph_compact.replay import budget_of, make_strategy, replay_trajectory
+    from langgraph_compact.trajectories import load_trajectory
+
+    counter, budget = TokenCounter(), budget_of(tokens)
+    path = corpus_files()[0]
+    strategy = make_strategy("ours+llm", budget, counter)
+    run = replay_trajectory(path.stem, load_trajectory(path), strategy, budget, counter)
+    assert run.error is None and run.summarizer_calls > 0
+    totals = run.usage["by"]["summarizer:tail-summary"]
+    assert totals["calls"] == run.summarizer_calls
+    assert totals["input_tokens"] == run.summarizer_input_tokens
+    assert totals["output_tokens"] == run.summarizer_output_tokens > 0

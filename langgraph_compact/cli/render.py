@@ -225,6 +225,26 @@ def messages_table(rows: list[MessageRow], title: str) -> None:
     console.print(_rows_table(rows, title))
 
 
+def _usage_table(usage: dict[str, Any]) -> None:
+    """The ledger: one row per tag, the agent's calls apart from the summarizer's."""
+    table = Table(title="usage (model calls billed)")
+    for name, right in (("who", False), ("calls", True), ("input", True), ("output", True)):
+        table.add_column(name, justify="right" if right else "left")
+    table.add_column("cache read", justify="right")
+    table.add_column("cost", justify="right")
+    for tag in sorted(usage):
+        t = usage[tag]
+        table.add_row(
+            tag,
+            f"{t['calls']:,}",
+            f"{t['input_tokens']:,}",
+            f"{t['output_tokens']:,}",
+            f"{t['cache_read']:,}",
+            f"{t['cost']:.4f}",
+        )
+    console.print(table)
+
+
 def thread_report(view: ThreadView, rows: list[MessageRow], page: int, pages: int) -> None:
     """One thread: facts, summary generations, compaction events, a page of its messages."""
     s = view.summary
@@ -254,6 +274,8 @@ def thread_report(view: ThreadView, rows: list[MessageRow], page: int, pages: in
             for g in view.generations
         ]
         _listing("summary generations", columns, cells)
+    if view.usage:
+        _usage_table(view.usage)
     events = [(i, c) for i, c in enumerate(view.calls, start=1) if c.event]
     if events:
         table = Table(title="compaction events")

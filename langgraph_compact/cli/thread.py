@@ -20,6 +20,7 @@ from langgraph_compact.cli.views import CallPoint, ThreadView, mark_messages
 from langgraph_compact.compaction import CompactionSettings, RunningSummary, compact
 from langgraph_compact.replay import budget_of
 from langgraph_compact.tokens import TokenCounter
+from langgraph_compact.usage import UsageTotals, thread_usage
 
 __all__ = ["ModelInput", "model_inputs", "projection_at", "projection_of", "view_of_thread"]
 
@@ -143,4 +144,15 @@ def view_of_thread(
         messages=mark_messages(messages, last_projection, summary),
         generations=generations,
         redactions=redactions(saver, thread_id),
+        usage=_usage(saver, thread_id),
     )
+
+
+def _usage(saver: CompactSaverBase, thread_id: str) -> dict[str, UsageTotals]:
+    """The thread's usage ledger by tag (``agent:<model>``, ``summarizer:<model>``),
+    the final answer's reply included; empty for a graph that keeps none."""
+    tup = saver.get_tuple(thread_config(thread_id))
+    values = tup.checkpoint["channel_values"] if tup is not None else {}
+    if values.get("usage") is None:
+        return {}
+    return dict(thread_usage(values)["by"])

@@ -111,6 +111,8 @@ class ThreadView:
     stages: dict[str, int] = field(default_factory=dict)
     """Tokens each fold stage saved, summed over the run (when the events carry it)."""
     redactions: list[dict[str, Any]] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
+    """The usage ledger's totals by tag: the agent's calls apart from the summarizer's."""
 
     @property
     def events(self) -> int:

@@ -8,12 +8,13 @@ cannot be parsed is kept as text rather than discarded. The model's items are me
 supersedes it) and classified by the same rules as extraction, wherever the model filed
 them. What the deterministic extractor finds in the delta (constraints, paths,
 identifiers, errors, facts) is the list of required items: the answer is checked
-against it and the model is asked once more with the missing list. The extractor's
-candidates are then merged with the model's items — the extractor's carry the keys, pins
-and lineage, the model adds what it wrote beyond them — so a model that forgets, or
-files a user's preference under the wrong heading, cannot lose or unpin it. The draft's
-``path`` records which way was taken and why. A model's item that states a value no
-message holds is flagged, not shown (``ground``, applied to every summarizer's draft).
+against it (and, with ``retry``, the model is asked once more with the missing list).
+The extractor's candidates are then merged with the model's items — the extractor's
+carry the keys, pins and lineage, the model adds what it wrote beyond them — so a model
+that forgets, or files a user's preference under the wrong heading, cannot lose or unpin
+it. The draft's ``path`` records which way was taken and why. A model's item that states
+a value no message holds is flagged, not shown (``ground``, applied to every
+summarizer's draft).
 """
 
 from __future__ import annotations
@@ -87,14 +88,17 @@ class ChatModelSummarizer:
     Args:
         model: any LangChain chat model (a cheaper model than the agent's is typical).
         name: recorded as the summary's ``summarizer``.
-        retry: ask once more, listing the missing required items.
+        retry: ask once more, listing the missing required items. Off by default: the
+            extractor's candidates are merged in either way (verbatim, with their spans),
+            so a second call adds only the model's own wording of them, at the price of
+            a second prompt as long as the first.
         structured: use ``model.with_structured_output(SummarySections)`` when the model
             supports it (``None``: try, and fall back to text when it does not).
     """
 
     model: BaseChatModel
     name: str = "chat-model"
-    retry: bool = True
+    retry: bool = False
     structured: bool | None = None
 
     def _structured(self) -> Any:
@@ -108,7 +112,8 @@ class ChatModelSummarizer:
             return None
 
     def summarize(self, request: SummaryRequest) -> SummaryDraft:
-        """One model call (two when required items are missing) and a deterministic merge."""
+        """One model call (two with ``retry`` and required items missing) and a
+        deterministic merge."""
         prompt, required = _prompt(request), _required(request)
         runner = self._structured()
         answer = runner.invoke(prompt) if runner is not None else self.model.invoke(prompt)

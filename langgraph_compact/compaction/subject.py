@@ -113,9 +113,13 @@ def statement(text: str) -> Statement:
     marks = stale_spans(text)
     stale = tuple(dict.fromkeys(text[s.start : s.end].strip() for s in marks))
     gone = [(s.clause_start, s.clause_end) for s in marks] + [(s.start, s.end) for s in marks]
-    facts = [f for f in p.facts(text) if not _inside(text.find(f.value, f.start), gone)]
+    facts = [
+        _assigned(text, f) for f in p.facts(text) if not _inside(text.find(f.value, f.start), gone)
+    ]
+    facts += [f for f in _assignments(text) if not _inside(f.start, gone) and f not in facts]
     main = tuple(dict.fromkeys(f.value for f in facts))
-    taken = [(at, at + len(v)) for v in main if (at := text.find(v)) != -1]
+    # where each fact states its value: "release/1.1" is not inside an earlier "release/1.10"
+    taken = [(at, at + len(f.value)) for f in facts if (at := text.find(f.value, f.start)) != -1]
     keys = [(f.start, text.find(f.value, f.start)) for f in facts]  # ``staging_window:``
     tokens = [
         (a, b)
@@ -134,6 +138,37 @@ def statement(text: str) -> Statement:
     changes = any(w.lower() in CHANGE_WORDS for w in re.findall(r"[^\W\d_]{3,}", text))
     found_values = tuple(dict.fromkeys(found))
     return Statement(subject, found_values, stale, main, changes, _links(text), names)
+
+
+def _assigned(text: str, fact: p.Fact) -> p.Fact:
+    """``fact`` with its value ended at the first space when it is written ``KEY=value``
+    (no space at the ``=``): an assignment delimits itself, so "reads REDIS_HOST=db-4
+    from its env" states ``db-4``, not "db-4 from its env"."""
+    at = text.find(fact.value, fact.start)
+    if at <= 0 or text[at - 1] != "=" or not text[at - 2 : at - 1].strip():
+        return fact
+    written = re.match(r"[^\s,;]+", text[at:])
+    value = written.group(0).rstrip(".:!?)]") if written else ""
+    if not value or value == fact.value:
+        return fact
+    return fact._replace(value=value, end=at + len(value))
+
+
+_ASSIGNMENT = re.compile(
+    r"(?<![\w.$-])(?P<key>[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[A-Z][A-Z0-9]{3,})="
+    r"(?P<value>[^\s,;=]+)"
+)
+"""``KEY=value`` written as one word: a compound or capitalized key, no spaces."""
+
+
+def _assignments(text: str) -> list[p.Fact]:
+    """The ``KEY=value`` words of ``text`` as facts, wherever they stand in it."""
+    out = []
+    for m in _ASSIGNMENT.finditer(text):
+        value = m["value"].rstrip(".:!?)]")
+        if value:
+            out.append(p.Fact(m["key"].casefold(), value, m.start(), m.start("value") + len(value)))
+    return out
 
 
 def _links(text: str) -> frozenset[frozenset[str]]:
@@ -171,10 +206,12 @@ def _name(text: str, fact: p.Fact) -> str:
     if at == -1:
         return ""
     words = [w for w in re.findall(r"[\w.]+", text[fact.start : at]) if w.lower() not in _STOP]
+    assigned = text[fact.start : at].rstrip().endswith("=")
+    if assigned and text[at - 1] == "=" and words and text[:at].endswith(words[-1] + "="):
+        words = words[-1:]  # ``reads REDIS_HOST=x``: the assignment names itself
     if len(words) != 1:
         return ""
     key: str = words[0]
-    assigned = text[fact.start : at].rstrip().endswith("=")
     if _COMPOUND_KEY.fullmatch(key) or (assigned and _CAPS_KEY.fullmatch(key)):
         return key.casefold()
     return ""
@@ -230,7 +267,7 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
         not implicit
         or not new.values
         or not old.values
-        or not (same_subject(new.subject, old.subject) or new.names & old.names)
+        or not (same_subject(new.subject, old.subject) or new.names & old.names or _keyed(new, old))
     ):
         return ()
     shared = new.folded & old.folded
@@ -240,6 +277,12 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
         gone = [v for v in old.main if v.casefold() not in shared] or gone
         came = [v for v in new.main if v.casefold() not in shared] or came
     return tuple(v for v in gone if any(_comparable(v, w) for w in came))
+
+
+def _keyed(new: Statement, old: Statement) -> bool:
+    """The same words and no names: ``memory: 5568MiB`` then ``memory: 7168MiB``. Named
+    settings (``setting_3 = 1003``, ``setting_4 = 1004``) are one subject only by name."""
+    return bool(new.subject) and new.subject == old.subject and not (new.names or old.names)
 
 
 def moved_values(

@@ -83,12 +83,15 @@ class ReplayRun:
     events: int = 0
     summarizer_calls: int = 0
     summarizer_input_tokens: int = 0
+    summarizer_output_tokens: int = 0
     error: str | None = None
     summary: RunningSummary | None = None
     last_input: list[BaseMessage] = field(default_factory=list)
     final_messages: list[BaseMessage] = field(default_factory=list)
     compactions: list[dict[str, Any]] = field(default_factory=list)
     """The node's ``{"compaction": stats}`` stream events, one per step (ours only)."""
+    usage: Any = None
+    """The thread's usage ledger at the end (``langgraph_compact.usage``; ours only)."""
 
     @property
     def input_tokens(self) -> int:
@@ -191,6 +194,7 @@ def replay_trajectory(
     if strategy.summary_model is not None:
         run.summarizer_calls = int(getattr(strategy.summary_model, "calls", 0))
         run.summarizer_input_tokens = int(getattr(strategy.summary_model, "input_tokens", 0))
+        run.summarizer_output_tokens = int(getattr(strategy.summary_model, "output_tokens", 0))
     return run
 
 
@@ -303,5 +307,6 @@ def _drive(
     values = graph.get_state(config).values
     run.final_messages = list(values.get("messages", []))
     run.summary = values.get("running_summary")
+    run.usage = values.get("usage")
     final_ids = {m.id for m in run.final_messages}
     run.lost = sum(m.id not in final_ids for m in feed)

@@ -31,7 +31,9 @@ SUMMARY_TOKENS = 400
 class TailSummaryModel(BaseChatModel):
     """Answers with the last ``summary_tokens`` tokens of its input (cycled if shorter).
 
-    Counts its calls and the input tokens it was sent. ``json_section`` wraps the text
+    Counts its calls, the input tokens it was sent and the output tokens it wrote, and
+    reports them as a provider does (``usage_metadata``), so a usage ledger sees them.
+    ``json_section`` wraps the text
     as ``{json_section: [text]}``, for summarizers that ask for a JSON answer.
     ``latency`` seconds are slept per call: a real model's answer time, for latency
     benches (the async path sleeps in LangChain's executor thread, off the loop).
@@ -45,6 +47,7 @@ class TailSummaryModel(BaseChatModel):
     latency: float = 0.0
     calls: int = 0
     input_tokens: int = 0
+    output_tokens: int = 0
 
     @property
     def _llm_type(self) -> str:
@@ -59,8 +62,7 @@ class TailSummaryModel(BaseChatModel):
     ) -> ChatResult:
         if self.latency:
             time.sleep(self.latency)
-        self.calls += 1
-        self.input_tokens += self.counter.count_messages(messages)
+        sent = self.counter.count_messages(messages)
         enc = self.counter.encoding
         if enc is None:
             raise TypeError("TailSummaryModel needs a tiktoken-backed TokenCounter")
@@ -69,7 +71,14 @@ class TailSummaryModel(BaseChatModel):
         picked = [t for t, _ in zip(cycle(tail), range(self.summary_tokens), strict=False)]
         text = enc.decode(picked)
         content = json.dumps({self.json_section: [text]}) if self.json_section else text
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content))])
+        wrote = self.counter.count_text(content)
+        self.calls += 1
+        self.input_tokens += sent
+        self.output_tokens += wrote
+        usage = {"input_tokens": sent, "output_tokens": wrote, "total_tokens": sent + wrote}
+        meta = {"model_name": "tail-summary"}
+        message = AIMessage(content, usage_metadata=usage, response_metadata=meta)
+        return ChatResult(generations=[ChatGeneration(message=message)])
 
 
 @dataclass
