@@ -138,8 +138,13 @@ def clip_first_request(first: BaseMessage, cap: int, settings: CompactionSetting
 
 
 def _head(
-    raw: Sequence[BaseMessage], head_end: int, settings: CompactionSettings
+    raw: Sequence[BaseMessage], head_end: int, settings: CompactionSettings, *, first: bool
 ) -> tuple[tuple[BaseMessage, ...], bool]:
+    """The head as shown, and whether its first request is clipped. Before the first
+    summary (``first``) a whole history under the trigger keeps its first request whole,
+    however long: a hand-off, a pasted brief, a previous session's projection come back
+    as one message, and clipping what fits would only lose what it says. The first
+    compaction event clips it to ``head_cap`` and summarizes what the clip left out."""
     head = list(raw[:head_end])
     usable = settings.budget.usable
     system = settings.counter.count_messages([m for m in head if isinstance(m, SystemMessage)])
@@ -148,7 +153,10 @@ def _head(
             f"the system prompt alone is {system} tokens, over the usable budget of {usable} "
             f"by {system - usable}; shorten it or raise Budget.context_window"
         )
-    if head and not isinstance(head[-1], SystemMessage):
+    if first:
+        check_messages(raw[head_end:], head_end)  # counted next: a non-message says so
+    fits = first and settings.counter.count_messages(raw) <= settings.budget.trigger_tokens
+    if head and not isinstance(head[-1], SystemMessage) and not fits:
         head[-1] = clip_first_request(head[-1], settings.head_cap, settings)
     return tuple(head), bool(head) and head[-1] is not raw[head_end - 1]
 
@@ -178,7 +186,7 @@ def plan_compaction(
     counter, budget = settings.counter, settings.budget
     head_end = find_head_end(raw, protect_first_human=settings.protect_first_human)
     check_messages(raw[:head_end])
-    head, head_clipped = _head(raw, head_end, settings)
+    head, head_clipped = _head(raw, head_end, settings, first=summary is None)
     head_tokens = counter.count_messages(head)
     stale_reason = None
     stored = summary
