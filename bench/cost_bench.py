@@ -8,6 +8,7 @@ compiled graph (``langgraph_compact.replay``: pre-model step -> agent -> tools, 
 replaying the recorded turns) at budgets 8,000 and 4,000, for:
 
 - ``ours``: ``CompactionNode`` with the default ``ExtractiveSummarizer``;
+- ``ours-agent``: the same through ``CompactionMiddleware``, the ``create_agent`` door;
 - ``ours+llm``: the same with ``ChatModelSummarizer`` (a paid summarizer model);
 - ``langmem``: LangMem's ``SummarizationNode``;
 - ``middleware``: LangChain's ``SummarizationMiddleware``;
@@ -63,7 +64,7 @@ from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
 BUDGETS = (8_000, 4_000)
-STRATEGIES = ("ours", "ours+llm", "langmem", "middleware", "editing", "trim", "full")
+STRATEGIES = ("ours", "ours-agent", "ours+llm", "langmem", "middleware", "editing", "trim", "full")
 PRICES = (0.1, 0.5)
 SUMMARIZER_RATIOS = (1.0, 0.25)
 QUICK_TRAJECTORIES = 8

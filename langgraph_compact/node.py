@@ -22,17 +22,14 @@ import logging
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import asdict, replace
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Any, NamedTuple
 
-from langchain_core.messages import AnyMessage, BaseMessage
+from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
-from langgraph.channels.untracked_value import UntrackedValue
 from langgraph.config import get_stream_writer
-from langgraph.graph.message import add_messages
-from langgraph.managed import RemainingSteps
 
 from langgraph_compact.calibrate import CallMemory, LastCall, calibrated, next_ratio, tool_tokens
-from langgraph_compact.compaction.anchor import FoldAnchor, shared_prefix
+from langgraph_compact.compaction.anchor import shared_prefix
 from langgraph_compact.compaction.assemble import CompactionResult
 from langgraph_compact.compaction.background import BackgroundCompactor
 from langgraph_compact.compaction.settings import CompactionSettings
@@ -40,6 +37,7 @@ from langgraph_compact.compaction.summary import RunningSummary
 from langgraph_compact.errors import CompactError
 from langgraph_compact.memory import MemoryFlush, resolve_store
 from langgraph_compact.messages import span_digest
+from langgraph_compact.state import SERDE_ALLOWLIST, CompactAgentState, CompactState
 from langgraph_compact.tasks import TaskList, refresh_tasks, task_block
 from langgraph_compact.tokens import Budget
 from langgraph_compact.usage import (
@@ -50,66 +48,9 @@ from langgraph_compact.usage import (
     summarizer_usage,
 )
 
-__all__ = ["SERDE_ALLOWLIST", "CompactAgentState", "CompactState", "CompactionNode"]
+__all__ = ["SERDE_ALLOWLIST", "CompactAgentState", "CompactState", "CompactionNode", "Door"]
 
 log = logging.getLogger(__name__)
-
-SERDE_ALLOWLIST = (
-    ("langgraph_compact.compaction.summary", "RunningSummary"),
-    ("langgraph_compact.tasks", "TaskList"),
-    ("langgraph_compact.tasks", "Task"),
-)
-"""Msgpack allowlist entry for ``RunningSummary``. Graphs whose state declares
-``running_summary: RunningSummary`` (or ``tasks: TaskList``) get it from ``compile()`` in
-LangGraph's strict mode;
-pass it yourself (``JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)``) to
-silence the "unregistered type" warning of the default, non-strict mode."""
-
-
-class CompactState(TypedDict, total=False):
-    """Graph state for agents with compaction; extend it with your own keys.
-
-    ``llm_input_messages`` is an ``UntrackedValue``: recomputed every call and never
-    written to the checkpoint, so the projection does not grow the database. ``tasks``
-    holds the task list (``langgraph_compact.tasks``) and ``rotation_requested`` the
-    reason the ``rotate`` tool gave (``langgraph_compact.rotation``). ``fold_anchor``
-    is where the projection's verbatim window starts (``compaction.anchor``): it keeps
-    the projection append-only, and cacheable, between compaction events. ``usage`` is
-    the thread's usage ledger (``langgraph_compact.usage``): tokens and cost of the
-    agent's and the summarizer's calls, apart from what the context holds.
-    """
-
-    messages: Annotated[list[AnyMessage], add_messages]
-    running_summary: RunningSummary | None
-    tasks: TaskList | None
-    rotation_requested: str | None
-    fold_anchor: FoldAnchor | None
-    usage: Annotated[UsageLedger, add_usage]
-    llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
-
-
-class CompactAgentState(TypedDict):
-    """``create_react_agent`` state with compaction: use with ``pre_model_hook=CompactionNode``.
-
-    The fields of the prebuilt agent's state (``messages``, ``remaining_steps``) plus the
-    summary and the projection; it does not extend LangGraph's deprecated ``AgentState``.
-    For new agents prefer ``langchain.agents.create_agent`` with
-    ``langgraph_compact.middleware.CompactionMiddleware``.
-
-    Example::
-
-        agent = create_react_agent(
-            model, tools, pre_model_hook=CompactionNode(budget), state_schema=CompactAgentState
-        )
-    """
-
-    messages: Annotated[Sequence[BaseMessage], add_messages]
-    remaining_steps: NotRequired[RemainingSteps]
-    running_summary: NotRequired[RunningSummary | None]
-    tasks: NotRequired[TaskList | None]
-    fold_anchor: NotRequired[FoldAnchor | None]
-    usage: NotRequired[Annotated[UsageLedger, add_usage]]
-    llm_input_messages: NotRequired[Annotated[list[AnyMessage], UntrackedValue]]
 
 
 class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
@@ -235,32 +176,26 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         first = next((i for i, m in enumerate(messages) if m.type == "human"), 0)
         return (*key, span_digest(messages[: first + 1], self.settings.counter.cache))
 
-    def _settings(self, raw: list[BaseMessage], key: Any) -> tuple[CompactionSettings, float, Any]:
-        """This call's settings (budget less tool schemas, calibrated), drift and slot."""
-        slot = self._call_slot(key, raw)
-        ratio = next_ratio(raw, self.calls.last(slot)) if self.calibrate else 1.0
-        return calibrated(self.settings, ratio, self.tool_tokens), ratio, slot
-
     def _update(
         self,
         result: CompactionResult,
-        tasks: TaskList | None,
+        call: _Call,
         anchor: Any,
-        call: tuple[Any, list[BaseMessage], float],
+        raw: list[BaseMessage],
         usage: UsageLedger | None,
     ) -> dict[str, Any]:
-        key, raw, ratio = call
+        key, ratio, tasks = call.slot, call.ratio, call.tasks
         counter = self.settings.counter
         last = self.calls.last(key)
         digests = tuple(counter.cache.digest(m) for m in result.messages)
         tokens = counter.count_messages(result.messages)
         prefix = shared_prefix(last.digests, result.messages, counter) if last else 0
-        self.calls.record(key, LastCall(digests, tokens + self.tool_tokens, len(raw), ratio))
+        self.calls.record(key, LastCall(digests, tokens + call.schemas, len(raw), ratio))
         stats = replace(
             result.stats,
             cacheable_prefix=round(prefix / tokens, 4) if tokens else 0.0,
             calibration=ratio,
-            tool_tokens=self.tool_tokens,
+            tool_tokens=call.schemas,
         )
         # Outside a graph run (the node invoked on its own) there is no stream to write to.
         with suppress(RuntimeError, KeyError):
@@ -300,15 +235,14 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
         thread = (config.get("configurable") or {}).get("thread_id")
         log.warning("memory flush of thread %r failed; the run goes on: %s", thread, exc)
 
-    def _run(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
+    def _run(
+        self, state: Any, config: RunnableConfig, *, door: Door | None = None
+    ) -> dict[str, Any]:
         messages, summary, anchor = self._inputs(state)
-        tasks, changed = self._task_state(state, messages, summary)
-        blocks = task_block(tasks)
-        key = self._key(config)
-        settings, ratio, slot = self._settings(messages, key)
+        call = self._prepare(state, config, messages, summary, door)
         with summarizer_usage(self.prices) as collector:
             result = self.background.compact(
-                messages, summary, settings, key=key, blocks=blocks, anchor=anchor
+                messages, summary, call.settings, key=call.key, blocks=call.blocks, anchor=anchor
             )
         if self.memory is not None and result.summary is not None and self._flushes(result):
             store = resolve_store(self.memory)
@@ -317,18 +251,16 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             except Exception as exc:
                 self._flush_failed(config, exc)
         usage = self._usage(state, messages, collector.by)
-        call = (slot, messages, ratio)
-        return self._update(result, tasks if changed else None, anchor, call, usage)
+        return self._update(result, call, anchor, messages, usage)
 
-    async def _arun(self, state: Any, config: RunnableConfig) -> dict[str, Any]:
+    async def _arun(
+        self, state: Any, config: RunnableConfig, *, door: Door | None = None
+    ) -> dict[str, Any]:
         messages, summary, anchor = self._inputs(state)
-        tasks, changed = self._task_state(state, messages, summary)
-        blocks = task_block(tasks)
-        key = self._key(config)
-        settings, ratio, slot = self._settings(messages, key)
+        call = self._prepare(state, config, messages, summary, door)
         with summarizer_usage(self.prices) as collector:
             result = await self.background.acompact(
-                messages, summary, settings, key=key, blocks=blocks, anchor=anchor
+                messages, summary, call.settings, key=call.key, blocks=call.blocks, anchor=anchor
             )
         if self.memory is not None and result.summary is not None and self._flushes(result):
             store = resolve_store(self.memory)
@@ -338,8 +270,47 @@ class CompactionNode(RunnableLambda[Any, dict[str, Any]]):
             except Exception as exc:
                 self._flush_failed(config, exc)
         usage = self._usage(state, messages, collector.by)
-        call = (slot, messages, ratio)
-        return self._update(result, tasks if changed else None, anchor, call, usage)
+        return self._update(result, call, anchor, messages, usage)
+
+    def _prepare(
+        self,
+        state: Any,
+        config: RunnableConfig,
+        messages: list[BaseMessage],
+        summary: Any,
+        door: Door | None,
+    ) -> _Call:
+        """What both twins need before compacting: the task list (or the door's blocks),
+        the thread key, and this call's calibrated settings."""
+        tasks, changed = self._task_state(state, messages, summary)
+        blocks = task_block(tasks) if door is None else list(door.blocks)
+        key = self._key(config)
+        schemas = self.tool_tokens if door is None else door.tool_tokens
+        slot = self._call_slot(key, messages)
+        ratio = next_ratio(messages, self.calls.last(slot)) if self.calibrate else 1.0
+        settings = calibrated(self.settings, ratio, schemas)
+        return _Call(tasks if changed else None, blocks, key, slot, ratio, schemas, settings)
+
+
+class _Call(NamedTuple):
+    """One call's inputs besides the state: see ``CompactionNode._prepare``."""
+
+    tasks: TaskList | None
+    """The task list to write back, when it changed."""
+    blocks: list[BaseMessage]
+    key: Any
+    slot: Any
+    ratio: float
+    schemas: int
+    settings: CompactionSettings
+
+
+class Door(NamedTuple):
+    """What another entry point (``CompactionMiddleware``) knows per call that the node
+    is told once: the blocks to show after the summary and the tools' schema tokens."""
+
+    blocks: Sequence[BaseMessage]
+    tool_tokens: int
 
 
 def _summary(value: Any) -> RunningSummary | None:

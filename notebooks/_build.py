@@ -868,10 +868,228 @@ print(f"{calls['n']} async model calls in {elapsed:.1f}s; raw history intact; "
 """),
 ]
 
+# --- 04 doors ------------------------------------------------------------------------
+
+DOORS: list[Cell] = [
+    md("""
+# Four doors, one compaction
+
+LangGraph agents are built in several ways, and `langgraph-compact` enters each of them:
+
+1. **a `StateGraph`** with `CompactionNode` in front of the model node;
+2. **the prebuilt react agent** with `CompactionNode` as its `pre_model_hook`;
+3. **LangChain's `create_agent`** with `CompactionMiddleware` (it runs a `CompactionNode`
+   inside);
+4. **deepagents' `create_deep_agent`** with `DeepAgentsCompaction` (the middleware under
+   the name deepagents looks for, so it replaces deepagents' own summarization).
+
+Behind every door is the same compaction: the append-only fold anchor, tool schemas
+counted in the budget, calibration from the replies' `usage_metadata`, the usage ledger.
+Here one recorded coding-agent run is replayed through each door with a 6,000-token
+window; every door writes its thread to its own SQLite file, and the CLI's chart shows
+each one.
+"""),
+    code("""
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+from IPython.display import Image, display
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.tools import InjectedToolCallId, tool
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.graph import END, START, StateGraph
+from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
+from pydantic import Field
+
+from langgraph_compact import Budget, CompactionNode, CompactState, TokenCounter
+from langgraph_compact.calibrate import tool_tokens
+from langgraph_compact.checkpoint import CompactSqliteSaver
+from langgraph_compact.cli.charts import thread_chart
+from langgraph_compact.cli.thread import view_of_thread
+from langgraph_compact.middleware import CompactionMiddleware
+from langgraph_compact.node import SERDE_ALLOWLIST, CompactAgentState
+from langgraph_compact.trajectories import load_trajectory, sample_path
+
+workdir = Path(tempfile.mkdtemp(prefix="lgc-doors-"))
+serde = JsonPlusSerializer(allowed_msgpack_modules=SERDE_ALLOWLIST)
+COUNTER = TokenCounter()
+BUDGET = Budget(context_window=6_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
+
+RUN = load_trajectory(sample_path("mini-swe-agent-test-django__django-11099"))
+SYSTEM = next(m for m in RUN if isinstance(m, SystemMessage))
+REQUEST = next(m for m in RUN if m.type == "human")
+RESULTS = {m.tool_call_id: m for m in RUN if isinstance(m, ToolMessage)}
+TURNS = [*(m for m in RUN if isinstance(m, AIMessage)), AIMessage("Done.", id="final")]
+print(f"{len(RUN)} recorded messages, {len(TURNS)} model calls to replay")
+"""),
+    md("""
+The agent's model is a stand-in that answers with the recorded turns and reports usage as
+a provider does; the `bash` tool answers with the recorded output of each call.
+"""),
+    code("""
+@tool
+def bash(command: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> ToolMessage:
+    \"\"\"Run a shell command.\"\"\"
+    return RESULTS[tool_call_id]
+
+
+class ReplayingModel(GenericFakeChatModel):
+    seen: list[list[BaseMessage]] = Field(default_factory=list)
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> "ReplayingModel":
+        return self
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        self.seen.append(list(messages))
+        result = super()._generate(messages, *args, **kwargs)
+        sent = COUNTER.count_messages(messages) + tool_tokens([bash], COUNTER)
+        usage = {"input_tokens": sent, "output_tokens": 50, "total_tokens": sent + 50}
+        message = result.generations[0].message
+        result.generations[0].message = message.model_copy(update={"usage_metadata": usage})
+        return result
+
+
+def model() -> ReplayingModel:
+    return ReplayingModel(messages=iter(TURNS), seen=[])
+"""),
+    md("""
+## The four doors
+
+Each function builds its agent on a saver and returns it with its first input.
+"""),
+    code("""
+def graph_door(llm, saver):
+    builder = StateGraph(CompactState)
+    builder.add_node("compact", CompactionNode(BUDGET, counter=COUNTER, tools=[bash]))
+    builder.add_node("agent", lambda s: {"messages": [llm.invoke(s["llm_input_messages"])]})
+    builder.add_node("tools", ToolNode([bash]))
+    builder.add_edge(START, "compact")
+    builder.add_edge("compact", "agent")
+    builder.add_conditional_edges("agent", tools_condition, ["tools", END])
+    builder.add_edge("tools", "compact")
+    return builder.compile(checkpointer=saver), [SYSTEM, REQUEST]
+
+
+def react_door(llm, saver):
+    hook = CompactionNode(BUDGET, counter=COUNTER, tools=[bash])
+    agent = create_react_agent(
+        llm, [bash], pre_model_hook=hook, state_schema=CompactAgentState, checkpointer=saver
+    )
+    return agent, [SYSTEM, REQUEST]
+
+
+def agent_door(llm, saver):
+    middleware = CompactionMiddleware(BUDGET, counter=COUNTER)
+    agent = create_agent(
+        llm, [bash], system_prompt=SYSTEM.content, middleware=[middleware], checkpointer=saver
+    )
+    return agent, [REQUEST]
+
+
+def deep_door(llm, saver):
+    from deepagents import create_deep_agent
+
+    from langgraph_compact.deep_agents import DeepAgentsCompaction
+
+    ours = DeepAgentsCompaction(BUDGET, counter=COUNTER)
+    agent = create_deep_agent(
+        llm, tools=[bash], system_prompt=SYSTEM.content, middleware=[ours], checkpointer=saver
+    )
+    return agent, [REQUEST]
+
+
+DOORS = {"StateGraph": graph_door, "react agent": react_door,
+         "create_agent": agent_door, "create_deep_agent": deep_door}
+"""),
+    md("""
+## Replay the run through each door
+
+Sync for the first two, async for the others: both paths share one core.
+"""),
+    code("""
+import warnings
+
+runs = {}
+for i, (name, door) in enumerate(DOORS.items()):
+    llm = model()
+    saver = CompactSqliteSaver(workdir / f"door-{i}.sqlite", serde=serde)
+    agent, first = door(llm, saver)
+    config = {"configurable": {"thread_id": "run"}, "recursion_limit": 1_000}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # create_react_agent's move notice
+        if i < 2:
+            agent.invoke({"messages": first}, config)
+        else:
+            await agent.ainvoke({"messages": first}, config)  # the notebook's event loop
+    runs[name] = (llm, saver, agent.get_state(config).values)
+
+print(f"{'door':<18} {'calls':>5} {'max input':>9} {'summary gen':>11} {'ledger calls':>12}")
+for name, (llm, _, state) in runs.items():
+    sent = [COUNTER.count_messages(s) for s in llm.seen]
+    summary = state.get("running_summary")
+    ledger = state.get("usage", {}).get("by", {})
+    calls = sum(t["calls"] for t in ledger.values())
+    print(f"{name:<18} {len(sent):>5} {max(sent):>9,} {summary.generation:>11} {calls:>12}")
+    assert max(sent) <= BUDGET.usable
+"""),
+    md("""
+The first three doors send the model exactly the same inputs, call by call
+(`tests/test_doors.py` checks it for every release). deepagents adds its own system prompt
+and tools (files, to-dos, sub-agents), so its inputs differ by that framing; compaction
+keeps it inside the same budget.
+"""),
+    code("""
+inputs = {name: [[m.content for m in s] for s in llm.seen] for name, (llm, _, _) in runs.items()}
+assert inputs["StateGraph"] == inputs["react agent"] == inputs["create_agent"]
+print("StateGraph, react agent and create_agent sent identical inputs on every call")
+"""),
+    md("""
+## What each door sent, call by call
+
+The inputs each door's model received (tool schemas included), against the budget.
+"""),
+    code("""
+import matplotlib.pyplot as plt
+
+schemas = tool_tokens([bash], COUNTER)
+fig, ax = plt.subplots(figsize=(8, 3.2))
+for name, (llm, _, _) in runs.items():
+    sent = [COUNTER.count_messages(s) + schemas for s in llm.seen]
+    ax.plot(range(1, len(sent) + 1), sent, lw=1.5, label=name)
+ax.axhline(BUDGET.usable, color="#cf222e", ls="--", lw=1, label=f"budget {BUDGET.usable:,}")
+ax.set_xlabel("model call")
+ax.set_ylabel("input tokens")
+ax.legend(fontsize=8, frameon=False)
+plt.show()
+"""),
+    md("""
+## The CLI's chart for each door
+
+`langgraph-compact inspect <file> --thread run --budget 6000 --html ...` reads a saved
+thread; here the same view and chart are built in Python from each door's file.
+deepagents keeps its messages in a `DeltaChannel` (each checkpoint stores what changed,
+with a full snapshot now and then), which the saver's history does not read yet: its
+thread is shown by the chart above only.
+"""),
+    code("""
+for i, (name, (_, saver, _)) in enumerate(runs.items()):
+    if name == "create_deep_agent":
+        print(name, "history:", saver.history("run").total, "messages (DeltaChannel, not read yet)")
+        continue
+    view = view_of_thread(saver, "run", BUDGET.usable, source=name)
+    view.title = f"{name}: raw history vs sent, {view.events} compactions"
+    display(Image(filename=str(thread_chart(view, workdir / f"door-{i}.png"))))
+"""),
+]
+
 NOTEBOOKS = {
     "01_quickstart.ipynb": QUICKSTART,
     "02_raw_history_checkpointer.ipynb": CHECKPOINTER,
     "03_tuning_budgets_and_policies.ipynb": TUNING,
+    "04_four_doors.ipynb": DOORS,
 }
 
 

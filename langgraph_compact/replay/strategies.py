@@ -6,6 +6,8 @@ safety_margin=0)`` (usable = B, trigger = 0.8 B, target = 0.5 B, summary cap
 S = min(2000, target / 3)) and one ``TokenCounter``:
 
 - ``ours``: ``CompactionNode`` with the deterministic ``ExtractiveSummarizer``.
+- ``ours-agent``: the same through ``CompactionMiddleware`` (the ``create_agent`` door), its
+  ``wrap_model_call`` run as the step (``langgraph_compact.replay.doors``).
 - ``ours+llm``: the same with ``ChatModelSummarizer`` over a ``TailSummaryModel`` that
   answers in the JSON the summarizer asks for (one retry call when items are missing).
 - ``langmem``: LangMem's ``SummarizationNode(max_tokens=B, max_tokens_before_summary=0.8 B,
@@ -58,6 +60,7 @@ __all__ = [
 
 STRATEGIES = (
     "ours",
+    "ours-agent",
     "ours+llm",
     "langmem",
     "middleware",
@@ -69,6 +72,7 @@ STRATEGIES = (
 DEFAULT_STRATEGIES = ("ours", "langmem", "middleware", "trim", "full")
 _NEEDS = {
     "middleware": ("langchain", "agents"),
+    "ours-agent": ("langchain", "agents"),
     "editing": ("langchain", "agents"),
     "langmem": ("langmem", None),
     "deepagents": ("deepagents", "deepagents"),
@@ -155,6 +159,12 @@ def make_strategy(
     cap = CompactionSettings(budget).summary_cap
     if name == "ours":
         return _ours(name, budget, counter, summarizer, None)
+    if name == "ours-agent":
+        from langgraph_compact.replay.doors import middleware_step
+
+        counting = CountingSummarizer(summarizer or ExtractiveSummarizer())
+        schema, step, _ = middleware_step(budget, counter, counting)
+        return Strategy(name, schema, step, "llm_input_messages", None, lambda: counting.calls)
     if name == "ours+llm":
         model = summary_model or TailSummaryModel(
             counter=counter, json_section=Section.CRITICAL.value
