@@ -11,40 +11,26 @@ A summary rendered and read back gives back its items.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import pytest
 from corpus import CORPUS_DIR
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from langgraph_compact import Budget, CompactionSettings, TokenCounter, compact
 from langgraph_compact.compaction import RunningSummary, Section
 from langgraph_compact.compaction.quote import Source
 from langgraph_compact.compaction.readback import parse_rendered_summary
-from langgraph_compact.messages import message_text
 from langgraph_compact.trajectories import load_trajectory
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from canaries import KINDS, plant
+from recompaction_bench import render as _render
 
 COUNTER = TokenCounter()
 ROUNDS = 6
-
-
-def _render(projection: list[BaseMessage]) -> str:
-    """A projection as one hand-off text: each message as ``role: text``, a call with its
-    arguments (the system prompt stays the next session's system message)."""
-    out = []
-    for m in projection:
-        if isinstance(m, SystemMessage):
-            continue
-        calls = m.tool_calls if isinstance(m, AIMessage) else []
-        shown = [f"[call {c['name']} {json.dumps(c['args'], ensure_ascii=False)}]" for c in calls]
-        out.append("\n".join([f"{m.type}: {message_text(m)}", *shown]))
-    return "\n\n".join(out)
 
 
 @pytest.mark.parametrize("share", [0.2, 0.3])

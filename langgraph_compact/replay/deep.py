@@ -57,7 +57,8 @@ def deepagents_step(
         SummarizationState,
         compute_summarization_defaults,
     )
-    from langchain.agents.middleware.types import ExtendedModelResponse, ModelRequest, ModelResponse
+
+    from langgraph_compact.replay.doors import model_call_step
 
     class DeepAgentsReplayState(SummarizationState, FilesystemState):
         llm_input_messages: Annotated[list[AnyMessage], UntrackedValue]
@@ -72,32 +73,7 @@ def deepagents_step(
         truncate_args_settings=defaults["truncate_args_settings"],
     )
 
-    def step(state: dict[str, Any]) -> dict[str, Any]:
-        messages = list(state["messages"])
-        system = messages[0] if messages and isinstance(messages[0], SystemMessage) else None
-        sent: list[Any] = []
-
-        def handler(request: Any) -> Any:
-            sent[:] = [
-                *([request.system_message] if request.system_message else []),
-                *request.messages,
-            ]
-            return ModelResponse(result=[AIMessage("")])
-
-        request = ModelRequest(
-            model=model,
-            messages=messages[1:] if system else messages,
-            system_message=system,
-            state=state,  # type: ignore[arg-type]
-        )
-        response = middleware.wrap_model_call(request, handler)
-        update: dict[str, Any] = {"llm_input_messages": sent}
-        if isinstance(response, ExtendedModelResponse) and response.command is not None:
-            extra = dict(response.command.update or {})
-            extra.pop("messages", None)  # the replay's agent node writes the reply
-            update.update(extra)
-        return update
-
+    step = model_call_step(middleware, model)
     return DeepAgentsReplayState, step, middleware
 
 

@@ -1,4 +1,5 @@
-"""The ``ours-agent`` replay strategy: ``CompactionMiddleware`` as ``create_agent`` runs it.
+"""Middleware as a replay step, and the ``ours-agent`` strategy: ``CompactionMiddleware``
+as ``create_agent`` runs it.
 
 The middleware's ``wrap_model_call`` is the pre-model step, as for deepagents'
 (``replay.deep``): the request it hands on is what the model would have been sent, and
@@ -18,15 +19,13 @@ from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summarize import Summarizer
 from langgraph_compact.tokens import Budget, TokenCounter
 
-__all__ = ["middleware_step"]
+__all__ = ["middleware_step", "model_call_step"]
 
 
 def middleware_step(
     budget: Budget, counter: TokenCounter, summarizer: Summarizer
 ) -> tuple[Any, Any, Any]:
     """``(state schema, step, middleware)`` for a replay of ``CompactionMiddleware``."""
-    from langchain.agents.middleware.types import ExtendedModelResponse, ModelRequest, ModelResponse
-
     from langgraph_compact.middleware import CompactionMiddleware, CompactionMiddlewareState
 
     class MiddlewareReplayState(CompactionMiddlewareState):
@@ -34,6 +33,15 @@ def middleware_step(
 
     settings = CompactionSettings(budget, counter=counter, summarizer=summarizer)
     middleware = CompactionMiddleware(settings)
+    return MiddlewareReplayState, model_call_step(middleware, None), middleware
+
+
+def model_call_step(middleware: Any, model: Any) -> Any:
+    """A replay step that runs ``middleware.wrap_model_call`` on the state: the request it
+    hands on is written as ``llm_input_messages`` (what the model would have been sent),
+    and the state its response's ``Command`` carries is applied, but ``messages`` (the
+    replay's agent node writes the reply)."""
+    from langchain.agents.middleware.types import ExtendedModelResponse, ModelRequest, ModelResponse
 
     def step(state: dict[str, Any]) -> dict[str, Any]:
         messages = list(state["messages"])
@@ -48,7 +56,7 @@ def middleware_step(
             return ModelResponse(result=[AIMessage("")])
 
         request = ModelRequest(
-            model=None,  # type: ignore[arg-type]  # the handler answers, not a model
+            model=model,
             messages=messages[1:] if system else messages,
             system_message=system,
             state=state,  # type: ignore[arg-type]
@@ -56,7 +64,9 @@ def middleware_step(
         response = middleware.wrap_model_call(request, handler)
         update: dict[str, Any] = {"llm_input_messages": sent}
         if isinstance(response, ExtendedModelResponse) and response.command is not None:
-            update.update(dict(response.command.update or {}))
+            extra = dict(response.command.update or {})
+            extra.pop("messages", None)
+            update.update(extra)
         return update
 
-    return MiddlewareReplayState, step, middleware
+    return step
