@@ -992,11 +992,16 @@ def agent_door(llm, saver):
 def deep_door(llm, saver):
     from deepagents import create_deep_agent
 
-    from langgraph_compact.deep_agents import DeepAgentsCompaction
+    from langgraph_compact.deep_agents import CompactDeepAgentState, DeepAgentsCompaction
 
     ours = DeepAgentsCompaction(BUDGET, counter=COUNTER)
     agent = create_deep_agent(
-        llm, tools=[bash], system_prompt=SYSTEM.content, middleware=[ours], checkpointer=saver
+        llm,
+        tools=[bash],
+        system_prompt=SYSTEM.content,
+        middleware=[ours],
+        state_schema=CompactDeepAgentState,  # messages as a plain list, for the saver
+        checkpointer=saver,
     )
     return agent, [REQUEST]
 
@@ -1069,16 +1074,12 @@ plt.show()
 ## The CLI's chart for each door
 
 `langgraph-compact inspect <file> --thread run --budget 6000 --html ...` reads a saved
-thread; here the same view and chart are built in Python from each door's file.
-deepagents keeps its messages in a `DeltaChannel` (each checkpoint stores what changed,
-with a full snapshot now and then), which the saver's history does not read yet: its
-thread is shown by the chart above only.
+thread; here the same view and chart are built in Python from each door's file. (deepagents
+keeps `messages` in a `DeltaChannel` of its own; `CompactDeepAgentState`, passed above,
+declares them as a plain list so the saver stores, pages and recalls every message.)
 """),
     code("""
 for i, (name, (_, saver, _)) in enumerate(runs.items()):
-    if name == "create_deep_agent":
-        print(name, "history:", saver.history("run").total, "messages (DeltaChannel, not read yet)")
-        continue
     view = view_of_thread(saver, "run", BUDGET.usable, source=name)
     view.title = f"{name}: raw history vs sent, {view.events} compactions"
     display(Image(filename=str(thread_chart(view, workdir / f"door-{i}.png"))))

@@ -169,3 +169,28 @@ def test_the_comparison_bench_runs_on_one_recording() -> None:
         assert second[f"{budget}/ours in deep agent"]["over"] == 0
         assert second[f"{budget}/ours in deep agent"]["summ"] >= 1
     assert bench._row(4000, "ours", first["4000/ours"]).split()[:3] == ["4000", "ours", "1"]
+
+
+def test_the_inspector_names_a_delta_channel_thread_it_cannot_read(tmp_path: Path) -> None:
+    """Without ``CompactDeepAgentState`` deepagents keeps ``messages`` in a delta channel;
+    the inspector says so, naming the thread and the checkpoint, instead of showing an
+    empty thread or a traceback."""
+    from cli_helpers import run
+    from deepagents import create_deep_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+
+    class Fake(GenericFakeChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+            return self
+
+    db = tmp_path / "deep.sqlite"
+    with CompactSqliteSaver.from_conn_string(str(db)) as saver:
+        agent = create_deep_agent(
+            Fake(messages=iter([AIMessage("Done.")])),
+            middleware=[DeepAgentsCompaction(budget_of(6_000))],
+            checkpointer=saver,
+        )
+        agent.invoke({"messages": [HumanMessage("go")]}, {"configurable": {"thread_id": "d"}})
+    result = run("inspect", db, "--thread", "d")
+    assert result.exit_code != 0
+    assert "thread 'd' keeps its messages in a delta channel (checkpoint" in result.output

@@ -54,7 +54,16 @@ def model_inputs(saver: CompactSaverBase, thread_id: str) -> list[ModelInput]:
     final = list(tuples[0].checkpoint["channel_values"].get("messages") or []) if tuples else []
     for tup in reversed(tuples):
         values = tup.checkpoint["channel_values"]
-        messages = list(values.get("messages") or [])
+        stored = values.get("messages")
+        written = "messages" in tup.checkpoint.get("channel_versions", {})
+        if (stored is None and written) or (stored is not None and not isinstance(stored, list)):
+            shown = "no value" if stored is None else f"a {type(stored).__name__}"
+            raise BadInput(
+                f"thread {thread_id!r} keeps its messages in a delta channel (checkpoint "
+                f"{tup.checkpoint['id']} holds {shown} for them, as deepagents' graphs "
+                "write it); the inspector reads only plain message lists so far"
+            )
+        messages = list(stored or [])
         if not messages or isinstance(messages[-1], AIMessage):
             last_key = None
             continue
