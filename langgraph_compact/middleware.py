@@ -108,6 +108,8 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
         )
         self.settings = self.node.settings
         self.tasks_key = tasks_key
+        self._schemas: tuple[tuple[int, ...], list[Any], int] = ((), [], 0)
+        """The last request's tools (ids, the tools kept alive, their schema tokens)."""
 
     @property
     def background(self) -> BackgroundCompactor:
@@ -127,7 +129,15 @@ class CompactionMiddleware(AgentMiddleware[CompactionMiddlewareState, Any, Any])
             if self.tasks_key is not None
             else []
         )
-        return Door(blocks, tool_tokens(request.tools, self.settings.counter))
+        return Door(blocks, self._schema_tokens(request.tools))
+
+    def _schema_tokens(self, tools: list[Any]) -> int:
+        """Tokens of the tools' schemas, converted once for the same tools: an agent
+        sends the same list on every call."""
+        key = tuple(map(id, tools))
+        if key != self._schemas[0]:  # one tuple swapped at once: safe across threads
+            self._schemas = (key, list(tools), tool_tokens(tools, self.settings.counter))
+        return self._schemas[2]
 
     @staticmethod
     def _state(request: ModelRequest[Any]) -> dict[str, Any]:

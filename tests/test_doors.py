@@ -150,3 +150,18 @@ def test_every_door_sends_the_same_projections_and_keeps_the_same_ledger(
     ledgers = {d: state["usage"]["by"] for d, (_, state) in walked.items()}
     assert ledgers["graph"]["agent:fake"]["calls"] == len(TURNS) - 1  # but the final answer
     assert ledgers["react"] == ledgers["graph"] == ledgers["create_agent"]
+
+
+def test_the_middleware_counts_the_tools_a_request_sends() -> None:
+    from langgraph_compact.calibrate import tool_tokens
+
+    @tool
+    def grep(pattern: str) -> str:
+        """Search the files."""
+        return pattern
+
+    middleware = CompactionMiddleware(BUDGET, counter=COUNTER)
+    one = middleware._schema_tokens([bash])
+    assert one == tool_tokens([bash], COUNTER) > 0
+    assert middleware._schema_tokens([bash, grep]) == tool_tokens([bash, grep], COUNTER) > one
+    assert middleware._schema_tokens([bash]) == one  # a changed list is counted again

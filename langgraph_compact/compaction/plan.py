@@ -198,8 +198,10 @@ def plan_compaction(
             summary = None
     start = summary.covered_through if summary else head_end
     # Covered messages were checked when the summary was made; an id lost since then
-    # changes the span digest, and the rebuild starts at head_end.
-    check_messages(raw[start:], start)
+    # changes the span digest, and the rebuild starts at head_end. Without a stored
+    # summary ``_head`` has checked them already.
+    if stored is not None:
+        check_messages(raw[start:], start)
     keep = settings.recent_window(head_tokens)
     window = anchored_window(anchor, raw, start)
     weak, paused_at = _thrash(anchor, window, raw, settings)
