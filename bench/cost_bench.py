@@ -9,9 +9,12 @@ replaying the recorded turns) at budgets 8,000 and 4,000, for:
 
 - ``ours``: ``CompactionNode`` with the default ``ExtractiveSummarizer``;
 - ``ours-agent``: the same through ``CompactionMiddleware``, the ``create_agent`` door;
+- ``ours-deep``: the same as ``DeepAgentsCompaction`` in a real ``create_deep_agent``
+  graph, the deepagents door (its tool schemas left out of the budget, as for all);
 - ``ours+llm``: the same with ``ChatModelSummarizer`` (a paid summarizer model);
 - ``langmem``: LangMem's ``SummarizationNode``;
 - ``middleware``: LangChain's ``SummarizationMiddleware``;
+- ``deepagents``: deepagents' own summarization middleware;
 - ``editing``: LangChain's ``ContextEditingMiddleware`` (``ClearToolUsesEdit`` at 0.8 B);
 - ``trim``: ``trim_messages`` to the budget;
 - ``full``: the whole history, never compacted.
@@ -33,6 +36,9 @@ every trajectory:
 - ``over``: agent inputs above the budget; ``ev/100``: compaction events per 100 agent
   calls; ``task``: share of calls whose input held the first request (``trim`` is cheap
   because it drops it: what the model may not see costs nothing).
+
+A line per budget sets each door (``ours-agent``, ``ours-deep``) against the node: its
+cost and prefix over the node's.
 
 A second table per budget bills the summarizer: its calls per 100 agent calls, its input
 and output tokens (ours: none, the extractive summarizer is local; the others share the
@@ -64,7 +70,18 @@ from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
 BUDGETS = (8_000, 4_000)
-STRATEGIES = ("ours", "ours-agent", "ours+llm", "langmem", "middleware", "editing", "trim", "full")
+STRATEGIES = (
+    "ours",
+    "ours-agent",
+    "ours-deep",
+    "ours+llm",
+    "langmem",
+    "middleware",
+    "deepagents",
+    "editing",
+    "trim",
+    "full",
+)
 PRICES = (0.1, 0.5)
 SUMMARIZER_RATIOS = (1.0, 0.25)
 QUICK_TRAJECTORIES = 8
@@ -180,6 +197,19 @@ def bill(rows: Sequence[CostTotals], out: Callable[[str], None]) -> None:
         )
 
 
+def doors(rows: Sequence[CostTotals], out: Callable[[str], None]) -> None:
+    """Each door's cost and prefix relative to the node's (1.000: the same requests)."""
+    by = {r.strategy: r for r in rows}
+    node = by["ours"]
+    for name in ("ours-agent", "ours-deep"):
+        r = by[name]
+        out(
+            f"{r.budget:>6} {name} / ours: cost@0.1 {r.cost(0.1) / node.cost(0.1):.3f}, "
+            f"cost@0.5 {r.cost(0.5) / node.cost(0.5):.3f}, prefix {r.prefix / node.prefix:.3f}, "
+            f"calls {r.calls} / {node.calls}, errors {r.errors}"
+        )
+
+
 def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, Any]:
     paths = corpus_files()[:QUICK_TRAJECTORIES] if quick else corpus_files()
     started = time.perf_counter()
@@ -191,6 +221,8 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
         table(rows, out)
         out("")
         bill(rows, out)
+        out("")
+        doors(rows, out)
         out("")
         data[str(tokens)] = [
             {

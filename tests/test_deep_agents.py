@@ -194,3 +194,51 @@ def test_the_inspector_names_a_delta_channel_thread_it_cannot_read(tmp_path: Pat
     result = run("inspect", db, "--thread", "d")
     assert result.exit_code != 0
     assert "thread 'd' keeps its messages in a delta channel (checkpoint" in result.output
+
+
+@pytest.mark.parametrize(
+    "stem", ["tau-bench-airline-gpt-4o-task002-trial1", "django__django-11099"]
+)
+def test_the_deepagents_door_sends_what_the_node_sends(stem: str) -> None:
+    """``ours-deep`` is a real ``create_deep_agent`` graph with ``DeepAgentsCompaction``;
+    replayed through it, a recording (several user turns, or one) reaches the model as
+    the same projections, call by call, as through the node."""
+    path = next(p for p in corpus_files() if stem in p.stem)
+    trajectory = load_trajectory(path)
+    budget = budget_of(4_000)
+    node, deep = (
+        replay_trajectory(path.stem, trajectory, make_strategy(n, budget, COUNTER), budget, COUNTER)
+        for n in ("ours", "ours-deep")
+    )
+    assert deep.error is None and node.error is None
+    assert sum(m.type == "human" for m in trajectory) > 1 or "django" in stem
+    assert [c.input_tokens for c in deep.calls] == [c.input_tokens for c in node.calls]
+    assert [c.prefix_tokens for c in deep.calls] == [c.prefix_tokens for c in node.calls]
+    assert deep.events == node.events >= 1
+    assert deep.lost == 0 and deep.over_budget == 0 and deep.violations == 0
+    assert deep.summary is not None and deep.summary.sections == node.summary.sections
+
+
+def test_a_recording_a_prebuilt_agent_cannot_follow_is_named() -> None:
+    """A prebuilt agent calls its model after every tool result: a recording where a user
+    turn follows a tool result cannot be replayed in order, and the run says where."""
+    from langgraph_compact.replay.doors import agent_gap
+
+    call = AIMessage("", tool_calls=[{"name": "bash", "args": {}, "id": "c1"}], id="a1")
+    result = ToolMessage("out", tool_call_id="c1", id="t1")
+    feed = [HumanMessage("go", id="h1"), call, result, HumanMessage("and?", id="h2")]
+    assert agent_gap(feed) == "message 2 is a tool result followed by a human message"
+    assert agent_gap([*feed[:3], AIMessage("done", id="a2"), feed[3]]) is None
+    budget = budget_of(4_000)
+    run = replay_trajectory(
+        "gap",
+        [*feed, AIMessage("ok", id="a3")],
+        make_strategy("ours-deep", budget, COUNTER),
+        budget,
+        COUNTER,
+    )
+    assert run.error == (
+        "InputFormatError: ours-deep cannot replay this recording: "
+        "message 2 is a tool result followed by a human message"
+    )
+    assert run.calls == []

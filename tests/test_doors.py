@@ -1,11 +1,14 @@
 """One compaction through every door: the node in a ``StateGraph``, the prebuilt react
-agent's ``pre_model_hook``, and ``create_agent`` with ``CompactionMiddleware``.
+agent's ``pre_model_hook``, ``create_agent`` with ``CompactionMiddleware``, and
+``create_deep_agent`` with ``DeepAgentsCompaction``.
 
 A recorded corpus run (one request, then the agent's ``bash`` calls) is replayed through
-each door with the same tool, the same counter and a fake model that answers with the
-recorded turns and reports usage as a provider does. Each door must send the model the
-same projection, call by call, end with the same summary and the same usage ledger, and
-never send an input over the budget or one that breaks the tool protocol.
+each door with the same counter and a fake model that answers with the recorded turns and
+reports usage as a provider does. Every door declares the tools a deep agent binds
+(deepagents' filesystem tools and ``task``, then ``bash``), so every door's budget holds
+the same framing. Each door must send the model the same projection, call by call, end
+with the same summary and the same usage ledger, and never send an input over the budget
+or one that breaks the tool protocol.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Annotated, Any
 
 import pytest
 from corpus import CORPUS_DIR
+from deepagents import create_deep_agent
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
@@ -25,7 +29,9 @@ from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
 from pydantic import Field
 
 from langgraph_compact import Budget, CompactionNode, CompactState, TokenCounter
+from langgraph_compact.calibrate import tool_schemas, tool_tokens
 from langgraph_compact.compaction import protocol_violations
+from langgraph_compact.deep_agents import CompactDeepAgentState, DeepAgentsCompaction
 from langgraph_compact.middleware import CompactionMiddleware
 from langgraph_compact.node import CompactAgentState
 from langgraph_compact.trajectories import load_trajectory
@@ -47,13 +53,16 @@ def bash(command: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Tool
 
 
 class ReportingFake(GenericFakeChatModel):
-    """Answers with the recorded turns, records what it was sent, and reports the input
-    it was sent (plus the tool schemas) as ``usage_metadata``."""
+    """Answers with the recorded turns, records what it was sent and the tools it was
+    bound, and reports the input it was sent (plus the tool schemas) as
+    ``usage_metadata``."""
 
     seen: list[list[BaseMessage]] = Field(default_factory=list)
+    bound: list[Any] = Field(default_factory=list)
     schema_tokens: int = 0
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> ReportingFake:  # type: ignore[override]
+        self.bound[:] = list(tools)
         return self
 
     def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
@@ -68,14 +77,33 @@ class ReportingFake(GenericFakeChatModel):
         return result
 
 
-def _model() -> ReportingFake:
-    from langgraph_compact.calibrate import tool_tokens
+def _deep_agent(model: ReportingFake, checkpointer: Any = None) -> Any:
+    return create_deep_agent(
+        model,
+        tools=[bash],
+        system_prompt=SYSTEM,
+        middleware=[DeepAgentsCompaction(BUDGET, counter=COUNTER)],
+        state_schema=CompactDeepAgentState,
+        checkpointer=checkpointer,
+    )
 
-    return ReportingFake(messages=iter(TURNS), seen=[], schema_tokens=tool_tokens([bash], COUNTER))
+
+def _deep_tools() -> list[Any]:
+    """The tools a deep agent binds: its own, then ``bash``."""
+    model = ReportingFake(messages=iter([AIMessage("ok")]))
+    _deep_agent(model).invoke({"messages": [REQUEST]})
+    return model.bound
+
+
+TOOLS = _deep_tools()
+
+
+def _model() -> ReportingFake:
+    return ReportingFake(messages=iter(TURNS), schema_tokens=tool_tokens(TOOLS, COUNTER))
 
 
 def _node() -> CompactionNode:
-    return CompactionNode(BUDGET, counter=COUNTER, tools=[bash], tasks_key=None)
+    return CompactionNode(BUDGET, counter=COUNTER, tools=TOOLS, tasks_key=None)
 
 
 def _graph_door(model: ReportingFake) -> Any:
@@ -105,15 +133,24 @@ def _agent_door(model: ReportingFake) -> Any:
     middleware = CompactionMiddleware(BUDGET, counter=COUNTER)
     agent = create_agent(
         model,
-        [bash],
-        system_prompt=SYSTEM.content,  # type: ignore[arg-type]
+        TOOLS,
+        system_prompt=SYSTEM,
         middleware=[middleware],
         checkpointer=InMemorySaver(),
     )
     return agent, {"messages": [REQUEST]}
 
 
-DOORS = {"graph": _graph_door, "react": _react_door, "create_agent": _agent_door}
+def _deep_door(model: ReportingFake) -> Any:
+    return _deep_agent(model, InMemorySaver()), {"messages": [REQUEST]}
+
+
+DOORS = {
+    "graph": _graph_door,
+    "react": _react_door,
+    "create_agent": _agent_door,
+    "deep": _deep_door,
+}
 
 
 def _walk(door: str, run_async: bool) -> tuple[ReportingFake, dict[str, Any]]:
@@ -133,6 +170,9 @@ def test_every_door_sends_the_same_projections_and_keeps_the_same_ledger(
     run_async: bool,
 ) -> None:
     walked = {door: _walk(door, run_async) for door in DOORS}
+    assert [t.name for t in TOOLS][-1] == "bash" and len(TOOLS) > 1
+    bound = {d: tool_schemas(model.bound) for d, (model, _) in walked.items()}
+    assert bound["deep"] == bound["create_agent"] == tool_schemas(TOOLS)  # the same framing
     sent = {
         d: [[m.content for m in seen] for seen in model.seen] for d, (model, _) in walked.items()
     }
@@ -149,7 +189,7 @@ def test_every_door_sends_the_same_projections_and_keeps_the_same_ledger(
         assert state["fold_anchor"]["index"] > 0, door
     ledgers = {d: state["usage"]["by"] for d, (_, state) in walked.items()}
     assert ledgers["graph"]["agent:fake"]["calls"] == len(TURNS) - 1  # but the final answer
-    assert ledgers["react"] == ledgers["graph"] == ledgers["create_agent"]
+    assert ledgers["react"] == ledgers["graph"] == ledgers["create_agent"] == ledgers["deep"]
 
 
 def test_the_middleware_counts_the_tools_a_request_sends() -> None:

@@ -29,17 +29,16 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
-from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.channels.untracked_value import UntrackedValue
-from langgraph.prebuilt import ToolRuntime
-from pydantic import ConfigDict, Field
 
+from langgraph_compact.replay.doors import RecordedTurnsModel, recorded_tools
 from langgraph_compact.tokens import Budget, TokenCounter
 
 __all__ = [
     "BUILTIN_TOOLS",
     "DeepReplay",
     "RecordedTurnsModel",
+    "deep_agent_builder",
     "deepagents_step",
     "replay_deep_agent",
     "replayable",
@@ -77,35 +76,32 @@ def deepagents_step(
     return DeepAgentsReplayState, step, middleware
 
 
-class RecordedTurnsModel(BaseChatModel):
-    """The agent model of a deep-agent replay: the recorded assistant turns in order.
+def deep_agent_builder(settings: Any) -> Any:
+    """``Strategy.build`` for ``ours-deep``: ``create_deep_agent`` with
+    ``DeepAgentsCompaction(settings)`` and ``CompactDeepAgentState``.
 
-    Every input it is sent is kept (``seen``) for measurement; ``bind_tools`` is a no-op
-    (the turns already hold their tool calls).
+    The replay leaves tool schemas out of every strategy's budget; deepagents binds its
+    own (filesystem, ``task``), so this door's middleware does not count them either.
     """
+    from deepagents import create_deep_agent
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    from langgraph_compact.deep_agents import CompactDeepAgentState, DeepAgentsCompaction
 
-    turns: list[AIMessage]
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
+    class Unframed(DeepAgentsCompaction):
+        def _schema_tokens(self, tools: list[Any]) -> int:
+            return 0
 
-    @property
-    def _llm_type(self) -> str:
-        return "recorded-turns"
+    def build(model: Any, tools: list[Any], system: Any, checkpointer: Any) -> Any:
+        return create_deep_agent(
+            model,
+            tools=tools,
+            system_prompt=system,
+            middleware=[Unframed(settings)],
+            state_schema=CompactDeepAgentState,
+            checkpointer=checkpointer,
+        )
 
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
-        return self
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: Any = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        self.seen.append(list(messages))
-        turn = self.turns[len(self.seen) - 1]
-        return ChatResult(generations=[ChatGeneration(message=turn)])
+    return build
 
 
 BUILTIN_TOOLS = frozenset(
@@ -151,7 +147,6 @@ def replay_deep_agent(
     ``DeepAgentsCompaction`` (``ours``) or deepagents' summarization mapped to ``budget``.
     """
     from deepagents import create_deep_agent
-    from langchain_core.tools import StructuredTool
 
     from langgraph_compact.compaction import (
         CompactionSettings,
@@ -164,17 +159,6 @@ def replay_deep_agent(
     raw = list(trajectory)
     last_tool = max((i for i, m in enumerate(raw) if isinstance(m, ToolMessage)), default=0)
     raw = [*raw[: last_tool + 1], AIMessage("Done.", id="replay-final")]
-    results = {m.tool_call_id: m for m in raw if isinstance(m, ToolMessage)}
-    names = sorted({c["name"] for m in raw for c in getattr(m, "tool_calls", None) or []})
-
-    def tool(name: str) -> Any:
-        def answer(runtime: ToolRuntime, **kwargs: Any) -> ToolMessage:
-            return results[str(runtime.tool_call_id)]
-
-        return StructuredTool.from_function(
-            answer, name=name, description=f"recorded {name}", infer_schema=False
-        )
-
     model = RecordedTurnsModel(turns=[m for m in raw if isinstance(m, AIMessage)])
     summary_model = TailSummaryModel(counter=counter)
     cap = CompactionSettings(budget).summary_cap
@@ -187,7 +171,7 @@ def replay_deep_agent(
     system = raw[0] if isinstance(raw[0], SystemMessage) else None
     agent = create_deep_agent(
         model,
-        tools=[tool(n) for n in names],
+        tools=recorded_tools(raw),
         system_prompt=str(system.content) if system else None,
         middleware=[middleware],
         state_schema=CompactDeepAgentState,

@@ -23,8 +23,10 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 
 from langgraph_compact.compaction import RunningSummary, protocol_violations
+from langgraph_compact.errors import InputFormatError
 from langgraph_compact.messages import canonical_json, message_text
 from langgraph_compact.node import SERDE_ALLOWLIST
+from langgraph_compact.replay.doors import RecordedTurnsModel, agent_gap, recorded_tools
 from langgraph_compact.replay.strategies import Strategy
 from langgraph_compact.tokens import Budget, TokenCounter
 
@@ -225,9 +227,8 @@ def _drive(
     first = next((m for m in trajectory if m.type == "human"), None)
     task_id, task = (first.id, message_text(first)[:100]) if first is not None else (None, "")
 
-    def agent(state: Any) -> dict[str, Any]:
-        seen = [*prefix, *state[strategy.input_key]]
-        summary = state.get("running_summary")
+    def measure(seen: list[BaseMessage], state: Any) -> None:
+        summary = state.get("running_summary") if state is not None else None
         shown_last = {m.id for m in run.last_input}
         events = strategy.events()
         text = "\n".join(seen_text(m) for m in seen) if probes else ""
@@ -238,7 +239,9 @@ def _drive(
             event=events > events_seen[0],
             coverage=(summary.head_end, summary.covered_through) if summary else None,
             gap=coverage_gap(state["messages"], seen, summary)
-            if strategy.input_key == "llm_input_messages" and "running_summary" in state
+            if state is not None
+            and strategy.input_key == "llm_input_messages"
+            and "running_summary" in state
             else None,
             probes=tuple(p in text for p in probes),
             task=any(m.id == task_id and message_text(m).startswith(task) for m in seen),
@@ -252,7 +255,60 @@ def _drive(
         run.last_input = seen
         if on_call:
             on_call(record)
+
+    def agent(state: dict[str, Any]) -> dict[str, Any]:
+        seen = [*prefix, *state[strategy.input_key]]
+        measure(seen, state)
         return {"messages": [model.invoke(seen)]}
+
+    saver = checkpointer or InMemorySaver(
+        serde=JsonPlusSerializer(allowed_msgpack_modules=_ALLOWED)
+    )
+    if strategy.build is not None:
+        if reason := agent_gap(feed):
+            raise InputFormatError(f"{strategy.name} cannot replay this recording: {reason}")
+        answers = RecordedTurnsModel(turns=recorded, on_call=lambda seen: measure(seen, None))
+        graph = strategy.build(
+            answers, recorded_tools(trajectory), system[0] if system else None, saver
+        )
+    else:
+        graph = _step_graph(strategy, agent, results, feed, lambda: len(run.calls) >= len(recorded))
+        graph = graph.compile(checkpointer=saver)
+    config: Any = {"configurable": {"thread_id": thread_id}, "recursion_limit": 10_000}
+
+    pending: list[BaseMessage] = []
+    for i, message in enumerate(feed):
+        if isinstance(message, (AIMessage, ToolMessage)):
+            continue
+        pending.append(message)
+        nxt = feed[i + 1] if i + 1 < len(feed) else None
+        if isinstance(nxt, AIMessage):
+            for chunk in graph.stream({"messages": pending}, config, stream_mode="custom"):
+                if isinstance(chunk, dict) and "compaction" in chunk:
+                    run.compactions.append(chunk["compaction"])
+            pending = []
+    if pending:
+        as_node = None if strategy.build is not None else "agent"
+        graph.update_state(config, {"messages": pending}, as_node=as_node)
+    # A prebuilt agent calls its model once more after a recording that ends on a tool
+    # result ("Done.", unmeasured); that call's compaction is not part of the recording.
+    del run.compactions[len(run.calls) :]
+    values = graph.get_state(config).values
+    run.final_messages = list(values.get("messages", []))
+    run.summary = values.get("running_summary")
+    run.usage = values.get("usage")
+    final_ids = {m.id for m in run.final_messages}
+    run.lost = sum(m.id not in final_ids for m in feed)
+
+
+def _step_graph(
+    strategy: Strategy,
+    agent: Callable[..., dict[str, Any]],
+    results: dict[str, ToolMessage],
+    feed: list[BaseMessage],
+    done: Callable[[], bool],
+) -> StateGraph[Any]:
+    """``step -> agent -> tools``, the tools answering with the recorded results."""
 
     def tools(state: Any) -> dict[str, Any]:
         last = state["messages"][-1]
@@ -272,12 +328,12 @@ def _drive(
     }
 
     def after_tools(state: dict[str, Any]) -> str:
-        if len(run.calls) >= len(recorded):
+        if done():
             return END
         nxt = following.get(state["messages"][-1].tool_call_id)
         return "step" if isinstance(nxt, AIMessage) else END
 
-    builder = StateGraph(strategy.state_schema)
+    builder: StateGraph[Any] = StateGraph(strategy.state_schema)
     builder.add_node("step", strategy.node)
     builder.add_node("agent", agent)
     builder.add_node("tools", tools)
@@ -285,28 +341,4 @@ def _drive(
     builder.add_edge("step", "agent")
     builder.add_conditional_edges("agent", route, ["tools", END])
     builder.add_conditional_edges("tools", after_tools, ["step", END])
-    saver = checkpointer or InMemorySaver(
-        serde=JsonPlusSerializer(allowed_msgpack_modules=_ALLOWED)
-    )
-    graph = builder.compile(checkpointer=saver)
-    config: Any = {"configurable": {"thread_id": thread_id}, "recursion_limit": 10_000}
-
-    pending: list[BaseMessage] = []
-    for i, message in enumerate(feed):
-        if isinstance(message, (AIMessage, ToolMessage)):
-            continue
-        pending.append(message)
-        nxt = feed[i + 1] if i + 1 < len(feed) else None
-        if isinstance(nxt, AIMessage):
-            for chunk in graph.stream({"messages": pending}, config, stream_mode="custom"):
-                if isinstance(chunk, dict) and "compaction" in chunk:
-                    run.compactions.append(chunk["compaction"])
-            pending = []
-    if pending:
-        graph.update_state(config, {"messages": pending}, as_node="agent")
-    values = graph.get_state(config).values
-    run.final_messages = list(values.get("messages", []))
-    run.summary = values.get("running_summary")
-    run.usage = values.get("usage")
-    final_ids = {m.id for m in run.final_messages}
-    run.lost = sum(m.id not in final_ids for m in feed)
+    return builder

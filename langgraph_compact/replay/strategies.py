@@ -22,6 +22,11 @@ S = min(2000, target / 3)) and one ``TokenCounter``:
 - ``trim``: ``langchain_core.messages.trim_messages`` to B tokens (``strategy="last"``,
   system kept, starting on a human turn): no summary at all.
 - ``full``: the whole history, no compaction (the baseline every ratio is taken against).
+- ``ours-deep``: ``DeepAgentsCompaction`` in a real ``create_deep_agent`` graph (the
+  deepagents door), its model and tools replaying the recording; as for every other
+  strategy here, tool schemas are left out of the budget (deepagents binds ~2,300 tokens
+  of its own); extra ``[deepagents]``. Recordings a prebuilt agent loop cannot replay in
+  order end with an error (``replay.doors.agent_gap``).
 - ``deepagents``: deepagents' own ``SummarizationMiddleware`` (what ``create_deep_agent``
   installs), its ``wrap_model_call`` run as the step with the same mapping as
   ``middleware`` (``langgraph_compact.replay.deep``); extra ``[deepagents]``.
@@ -68,6 +73,7 @@ STRATEGIES = (
     "trim",
     "full",
     "deepagents",
+    "ours-deep",
 )
 DEFAULT_STRATEGIES = ("ours", "langmem", "middleware", "trim", "full")
 _NEEDS = {
@@ -76,6 +82,7 @@ _NEEDS = {
     "editing": ("langchain", "agents"),
     "langmem": ("langmem", None),
     "deepagents": ("deepagents", "deepagents"),
+    "ours-deep": ("deepagents", "deepagents"),
 }
 
 
@@ -100,6 +107,9 @@ class Strategy:
     """Compaction events so far."""
     system_in_state: bool = True
     """False when the system prompt is passed apart from the state (``create_agent``)."""
+    build: Callable[..., Any] | None = None
+    """For a whole prebuilt agent instead of a step (``node`` unused):
+    ``build(model, tools, system_message, checkpointer) -> compiled graph``."""
 
     def step(self, state: dict[str, Any]) -> dict[str, Any]:
         """Run the node once outside a graph; returns its state update."""
@@ -165,6 +175,12 @@ def make_strategy(
         counting = CountingSummarizer(summarizer or ExtractiveSummarizer())
         schema, step, _ = middleware_step(budget, counter, counting)
         return Strategy(name, schema, step, "llm_input_messages", None, lambda: counting.calls)
+    if name == "ours-deep":
+        from langgraph_compact.replay.deep import deep_agent_builder
+
+        counting = CountingSummarizer(summarizer or ExtractiveSummarizer())
+        build = deep_agent_builder(CompactionSettings(budget, counter=counter, summarizer=counting))
+        return Strategy(name, None, None, "messages", None, lambda: counting.calls, False, build)
     if name == "ours+llm":
         model = summary_model or TailSummaryModel(
             counter=counter, json_section=Section.CRITICAL.value
