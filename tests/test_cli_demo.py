@@ -54,7 +54,7 @@ def test_demo_report_shows_the_numbers_and_the_summary(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "calls over the budget" in out and "compaction events" in out
-    assert "summary generation" in out and "## Goal" in out
+    assert "summary generation" in out and "[Summary of messages" in out
     for name in ("demo.sqlite", "demo.png", "demo.html"):
         assert str(tmp_path / name) in out
     # the numbers in the table are the run's: every call under the budget

@@ -190,6 +190,22 @@ def test_first_request_only_summary_is_labelled_truthfully() -> None:
     assert summary.title().startswith("[Summary of the part of message 2 left out above")
 
 
+def test_the_summary_does_not_repeat_the_opening_the_clipped_request_shows() -> None:
+    opening = "Migrate the billing exports to the new warehouse."
+    filler = "Background paragraph. " * 1_500
+    task = f"{opening}\n\n{filler}\n\nThe cutover port is 7443.\n\n{filler}"
+    raw = [system(id="s"), HumanMessage(task, id="h"), *_history(30)[2:]]
+    result = compact(raw, None, _settings())
+    head = next(m for m in result.messages if m.id == "h")
+    summary = result.summary
+    assert summary is not None and summary.covers_head
+    assert opening in str(head.content) and str(head.content) != task  # clipped, opening shown
+    assert not summary.current(Section.GOAL)
+    assert opening not in summary.render()
+    assert "7443" not in str(head.content)
+    assert "The cutover port is 7443" in summary.render()  # what the clip hid is carried
+
+
 @pytest.mark.parametrize("over", range(1, 41))
 def test_a_projection_a_few_tokens_over_evicts_unpinned_summary_items(over: int) -> None:
     """The summary's cap counts rendered text, the budget counts the message: being over by

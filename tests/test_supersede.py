@@ -23,6 +23,7 @@ SUBJECTS = {
     "window": ("staging window", "staging_window", "09:00 UTC", "15:32 UTC"),
     "host": ("runner host", "runner_host", "build-7:2222", "build-9:2310"),
     "path": ("config file", "config_file", "C:\\ci\\old\\cfg.toml", "C:\\ci\\new\\cfg.toml"),
+    "name": ("handler name", "handler_name", "parseLegacyConfig", "loadRuntimeSettings"),
 }
 FORMS = {
     "not": "Correction: the {s} is now {new}, not {old}.",

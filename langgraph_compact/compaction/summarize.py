@@ -116,14 +116,18 @@ def head_items(request: SummaryRequest) -> list[Candidate]:
         return []
     seq = next(i for i, m in enumerate(request.head) if m is first)
     goal = goal_quote(Source(first.id or "", message_text(first)))
+    shown = ""
+    if request.head_clipped and request.shown_head:
+        shown = tx.norm(message_text(request.shown_head[-1]))
     out: list[Candidate] = []
-    if goal:
+    # The projection always shows the request's opening: where the clip kept the goal's
+    # words, the summary does not spend its cap repeating them.
+    if goal and not (shown and tx.norm(goal.text) in shown):
         out.append((Section.GOAL, SummaryItem(
             text=goal.text, spans=goal.spans, key="goal", kind="goal",
             sources=(first.id or "",), seq=seq, salience=1.0, pinned=True, origin="human",
         )))  # fmt: skip
     if request.head_clipped:
-        shown = tx.norm(message_text(request.shown_head[-1])) if request.shown_head else ""
         # A goal found inside the request (a hand-off's current goal) comes after the
         # request's opening, so it replaces it as the current goal.
         for section, item in extract_items(first, seq, {}):

@@ -148,6 +148,9 @@ _PATHLIKE = re.compile(r"\w[\\/]\w[^\s]*\.[A-Za-z]\w{0,4}\b|^[A-Za-z]:\\")
 _ID_TOKEN = re.compile(
     r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{3,}\b|\b[A-Z]{2,}-\d+\b|\b[A-Z][A-Z0-9]{4,}\b"
 )
+_CODE_NAME = re.compile(r"\b[a-z]+[0-9]*(?:[A-Z][a-z0-9]+)+\b")
+"""A camelCase name, ``parseConfig``: a name in code, as concrete as a setting (prose
+does not capitalize inside a word; a capitalized one already counts as a name)."""
 _COMMON_VALUES = frozenset(
     """true false none null nil yes no on off 0 1 -1 '' "" [] {} n/a na self ok""".split()
 )
@@ -169,6 +172,8 @@ def specificity(value: str) -> float:
             score += 0.15  # a port, a count, an amount, an id: rarely a coincidence
     if _ID_TOKEN.search(v):
         score += 0.2
+    elif _CODE_NAME.search(v):
+        score += 0.3
     if _SPECIFIC.search(v) or _PATHLIKE.search(v):
         score += 0.25
     if re.search(r"(?:^|\s)[A-Z][a-z]+", v):
