@@ -59,6 +59,37 @@ def test_clip_text_properties(text: str, limit: int) -> None:
     assert chars > 0 and chars + kept >= len(text) - 120
 
 
+words = st.lists(st.text("abc0123:.-", min_size=1, max_size=6), min_size=60, max_size=400)
+
+
+@given(words, st.integers(min_value=200, max_value=1_500), st.data())
+def test_a_clip_keeps_whole_words_and_leaves_out_a_part_whole(
+    tokens: list[str], limit: int, data: st.DataObject
+) -> None:
+    """Where a space is near, neither side ends inside a word (a value is never shown in
+    pieces), and a part given as ``around`` (a summary inside a hand-off) is omitted whole,
+    its room going to the other side."""
+    text = " ".join(tokens)
+    a = data.draw(st.integers(0, len(text) - 1))
+    b = data.draw(st.integers(a + 1, len(text)))
+    for around in (None, (a, b)):
+        out = clip_text(text, limit, "r", around)
+        assert len(out) <= limit
+        if out == text:
+            continue
+        marker = MARKER.search(out)
+        assert marker is not None
+        head = out[: marker.start()].removesuffix("\n")
+        tail = out[out.index("...]", marker.end()) + len("...]") :].removeprefix("\n")
+        assert text.startswith(head) and text.endswith(tail)
+        if len(head) >= 40:  # a space within its last quarter: it ends on a whole word
+            assert head.split(" ")[-1] in tokens, (head[-20:], around)
+        if len(tail) >= 40:
+            assert tail.split(" ")[0] in tokens, (tail[:20], around)
+        if around is not None:
+            assert len(head) <= a and len(text) - len(tail) >= b
+
+
 def test_tiny_limit_gives_just_the_marker() -> None:
     out = clip_text("x" * 10_000, 5, "r")
     assert marker_ref(out) == "r"

@@ -124,6 +124,9 @@ DECISIONS = [
     "I decided against {w}: it adds a broker we don't need.",
     "Using {w} rather than requests, because we need async.",
     "I'll use {w}lib instead of otherkit because it is already vendored.",
+    "Choosing {w}db for the cache, since it is already deployed.",
+    "Decision: {w} stays the default runner.",
+    "Opting for {w} over the rewrite.",
 ]
 
 

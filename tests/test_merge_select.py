@@ -11,7 +11,7 @@ from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.parse import classify
 from langgraph_compact.compaction.patterns import fact_pairs
 from langgraph_compact.compaction.select import select_items
-from langgraph_compact.compaction.summary import Section, SummaryItem
+from langgraph_compact.compaction.summary import Section, SummaryItem, render_sections
 from langgraph_compact.tokens import TokenCounter
 
 COUNTER = TokenCounter()
@@ -317,3 +317,29 @@ def test_a_repeated_line_falls_back_to_its_other_copy_when_its_section_is_full()
     chosen = select_items(sections, 300, COUNTER.count_text, title="[Summary]", now=10)
     texts = [i.text for found in chosen.sections.values() for i in found]
     assert texts.count(paths[0]) == 1  # shown, once, wherever it still fits
+
+
+def test_a_command_that_ran_is_no_sections_guaranteed_first_line() -> None:
+    ran = SummaryItem(text=f"bash: python {_name()}_check.py", kind="done", salience=0.15)
+    said = []
+    for i in range(40):
+        host = f"{_name()}-{i}.internal:{9000 + i}"
+        said.append((Section.CRITICAL, SummaryItem(text=f"The relay is {host}", salience=0.55)))
+    texts = _select([*said, (Section.DONE, ran)], cap=150)
+    assert ran.text not in texts and len(texts) >= 4
+    texts = _select([(Section.DONE, ran)], cap=150)  # with room to spare it is listed
+    assert texts == [ran.text]
+
+
+def test_of_two_lines_as_salient_and_as_long_the_one_naming_a_value_is_kept() -> None:
+    for _ in range(20):
+        w = _name(6)
+        host = f"{w}-{RNG.randint(10, 99)}.internal:{RNG.randint(1025, 65000)}"
+        named = SummaryItem(text=f"The {w} step reads {host}", kind="note", salience=0.5)
+        vague = SummaryItem(text=f"The {w} step looked", kind="note", salience=0.5)
+        while COUNTER.count_text(vague.text) < COUNTER.count_text(named.text):
+            vague = vague.model_copy(update={"text": vague.text + " fine"})
+        alone = render_sections("[Summary]", {Section.CRITICAL: (named,)})
+        for pair in ([vague, named], [named, vague]):
+            chosen = _select([(Section.CRITICAL, i) for i in pair], COUNTER.count_text(alone) + 4)
+            assert chosen == [named.text]

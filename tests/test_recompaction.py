@@ -27,6 +27,7 @@ from langgraph_compact.trajectories import load_trajectory
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from canaries import KINDS, plant
+from recompaction_bench import GENERATORS
 from recompaction_bench import render as _render
 
 COUNTER = TokenCounter()
@@ -87,10 +88,42 @@ def test_a_rendered_summary_reads_back_as_the_same_items() -> None:
     text = summary.render()
     parsed = parse_rendered_summary(Source("handoff", text), 1)
     assert parsed is not None
-    items, (start, end) = parsed
-    assert (start, end) == (0, len(text))
+    items, where = parsed
+    assert where == [(0, len(text))]
     back: dict[Section, list[str]] = {}
     for section, item in items:
         back.setdefault(section, []).append(item.text)
     shown = {s: [i.text for i in summary.items(s)] for s in summary.sections if summary.items(s)}
     assert back == shown
+
+
+@pytest.mark.parametrize("share", [0.2, 0.3])
+@pytest.mark.parametrize("generator", ["canaries", "held-out"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "swe-agent-demo-ctf-crypto-katy.jsonl",
+        "tau-bench-airline-gpt-4o-task002-trial1.jsonl",
+        "mini-swe-agent-dev-pvlib__pvlib-python-1707.jsonl",
+    ],
+)
+def test_what_one_round_shows_the_next_round_keeps(name: str, generator: str, share: float) -> None:
+    """Re-compacting a compacted context loses nothing more: the probes the first round
+    shows are shown by every later round (a clip never cuts through the summary it
+    carries, and the summary is read back whole), whatever generator planted them."""
+    transcript, canaries = GENERATORS[generator](load_trajectory(CORPUS_DIR / name), 5)
+    tokens = COUNTER.count_messages(transcript)
+    window = max(2_000, int(tokens * share))
+    budget = Budget(context_window=window, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    settings = CompactionSettings(budget, counter=COUNTER)
+    system = [m for m in transcript[:1] if isinstance(m, SystemMessage)]
+    messages: list[BaseMessage] = transcript
+    shown: set[str] | None = None
+    for round_no in range(1, ROUNDS + 1):
+        result = compact(messages, None, settings)
+        assert COUNTER.count_messages(result.messages) <= budget.usable
+        text = _render(result.messages).lower()
+        now = {c.probe for c in canaries if c.probe.lower() in text}
+        assert shown is None or now >= shown, (round_no, shown - now)
+        shown = now if shown is None else shown
+        messages = [*system, HumanMessage(_render(result.messages), id=f"handoff-{round_no}")]

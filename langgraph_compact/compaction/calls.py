@@ -1,18 +1,20 @@
 """Candidates from tool calls: the files a call reads or modifies, the identifiers it
-passes (a whole argument that names one thing outranks a name mined from a script)."""
+passes (a whole argument that names one thing outranks a name mined from a script), and
+the arguments of a call written out as JSON in a text (a transcript, a pasted payload)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import SALIENCE, Candidate, file_item, item
-from langgraph_compact.compaction.quote import call_sources
+from langgraph_compact.compaction.quote import Source, call_sources
 from langgraph_compact.compaction.summary import Section
 
-__all__ = ["arg_items"]
+__all__ = ["arg_items", "written_call_items"]
 
 _MODIFY_TOOLS = frozenset(
     """edit write write_file create create_file str_replace str_replace_editor apply_patch
@@ -42,7 +44,10 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
         section = Section.FILES_MODIFIED if modified else Section.FILES_READ
         kind = "args.file_modified" if modified else "args.file_read"
         for path in tx.paths(value)[:4]:
-            yield file_item(section, src.quote(path), mid, seq, SALIENCE[kind], "ai")
+            # a whole argument naming a file was passed on purpose, like a whole-argument
+            # id; a path inside a command line is one of its words
+            weight = SALIENCE["args.path" if path == value.strip() else kind]
+            yield file_item(section, src.quote(path), mid, seq, weight, "ai")
         if "\n" in value.strip() or len(value) > 300:
             continue  # a script or a payload: its names are code, not identifiers
         short_value = len(value) <= 60 and " " not in value.strip()
@@ -52,8 +57,11 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
         named = [v for v in found if not v.isdigit() or _ID_ARG.search(arg)]
         paths = tx.paths(value)
         for ident in dict.fromkeys([*found, *tx.identifiers(value)[:3]]):
-            if any(ident in path for path in paths) or (quoted := src.quote(ident)) is None:
-                continue  # a file's name is the file's, not an identifier
+            # a file's name is the file's, and a piece of the whole argument is not a
+            # value of its own (``cache-97`` of ``cache-97.internal:22828``)
+            inside = [*paths, *(f for f in found if f != ident)]
+            if any(ident in whole for whole in inside) or (quoted := src.quote(ident)) is None:
+                continue
             yield item(
                 Section.CRITICAL,
                 f"{name} {arg}: " + quoted,  # "lookup order_id: A-55812"
@@ -64,3 +72,35 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
                 salience=SALIENCE["args.value" if ident in named else "args.identifier"],
                 origin="ai",
             )
+
+
+_PAIR = re.compile(
+    r'"(?P<key>[\w.-]{1,40})"\s*:\s*(?:(?P<text>"(?:[^"\\\n]|\\.){1,120}")|(?P<num>-?\d[\d.]*))'
+)
+_PAIRS_PER_LINE = 3
+
+
+def written_call_items(
+    src: Source, a: int, b: int, seq: int, role: str
+) -> Iterator[Candidate | None]:
+    """The ``"key": value`` pairs of a JSON object written in a line of text (a tool call
+    a transcript shows, a payload quoted in a message) whose value names one thing (one
+    token, no bare number): each is a value passed on purpose, like a whole tool argument.
+    The rest of the line is code, and not mined."""
+    found = 0
+    for m in _PAIR.finditer(src.text, a, b):
+        value = json.loads(m["text"]) if m["text"] is not None else m["num"]
+        one = len(value) <= 60 and not any(c.isspace() for c in value)  # not a command line
+        if found >= _PAIRS_PER_LINE or not one or not tx.is_name(value) or value.isdigit():
+            continue
+        found += 1
+        yield item(
+            Section.CRITICAL,
+            src.slice(m.start(), m.end()),
+            src.id,
+            seq,
+            key=f"id:{value}",
+            kind="identifier",
+            salience=SALIENCE["args.value" if role == "ai" else f"{role}.identifier"],
+            origin=role,
+        )

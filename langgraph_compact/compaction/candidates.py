@@ -44,6 +44,7 @@ SALIENCE: Mapping[str, float] = {
     "ai.note": 0.4,
     "args.value": 0.8,
     "args.identifier": 0.7,
+    "args.path": 0.6,
     "args.file_modified": 0.55,
     "args.file_read": 0.35,
     "tool.error": 0.75,
@@ -128,8 +129,9 @@ def fact_item(
 def file_item(
     section: Section, path: Quote | None, mid: str, seq: int, salience: float, origin: str = ""
 ) -> Candidate | None:
-    """A file read or modified, keyed by its path (a later mention folds into it)."""
+    """A file read or modified, shown as cited (``app.py:112:12``) and keyed by the file
+    (a later mention folds into it)."""
     if path is None:
         return None
-    key = f"file:{path.text.removeprefix('./')}"
+    key = f"file:{tx.file_key(path.text)}"
     return item(section, path, mid, seq, key=key, kind="path", salience=salience, origin=origin)

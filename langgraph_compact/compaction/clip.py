@@ -42,7 +42,7 @@ def _marker(chars: int, lines: int, ref: str) -> str:
     return f"[... {chars:,} chars / {lines:,} lines omitted; {recall_hint(ref)} ...]"
 
 
-def clip_text(text: str, max_chars: int, ref: str) -> str:
+def clip_text(text: str, max_chars: int, ref: str, around: tuple[int, int] | None = None) -> str:
     """Shorten ``text`` to about ``max_chars`` by cutting its middle, with a marker.
 
     The result is at most ``max_chars`` long whenever ``max_chars`` exceeds the marker
@@ -53,12 +53,16 @@ def clip_text(text: str, max_chars: int, ref: str) -> str:
         The marker is sized for the worst case first, so the text budget is known. Two
         thirds of the budget go to the head, one third to the tail (errors and results
         tend to be at the end). Each cut moves to a line boundary when one is within
-        the last quarter of its side, so the kept parts are whole lines.
+        the last quarter of its side, else to a space, so the kept parts are whole lines
+        or at least whole words: a value is never shown in pieces.
 
     Args:
         text: the text to shorten.
         max_chars: the longest text kept whole.
         ref: the id of the original message, written into the marker.
+        around: ``(start, end)`` of a part that is omitted whole (a summary inside a
+            hand-off, read back item by item): the head stops before it and the tail
+            starts after it, each side taking what the other cannot use.
 
     Returns:
         ``text`` itself, or head + marker + tail.
@@ -85,12 +89,16 @@ def clip_text(text: str, max_chars: int, ref: str) -> str:
     budget = max(max_chars - len(worst) - 2, 0)
     head_end = budget * 2 // 3
     tail_start = len(text) - (budget - head_end)
-    newline = text.rfind("\n", 0, head_end)
-    if newline >= head_end * 3 // 4:
-        head_end = newline + 1
-    newline = text.find("\n", tail_start, tail_start + (len(text) - tail_start) // 4)
-    if newline != -1:
-        tail_start = newline + 1
+    if around is not None:
+        start, end = around
+        if head_end > start:
+            head_end = start
+            tail_start = max(end, len(text) - (budget - head_end))
+        if tail_start < end:
+            tail_start = end
+            head_end = max(0, min(start, budget - (len(text) - tail_start)))
+    head_end = _back_to_break(text, head_end)
+    tail_start = _on_to_break(text, tail_start)
     omitted = text[head_end:tail_start]
     out = text[:head_end]
     if out and not out.endswith("\n"):
@@ -98,6 +106,28 @@ def clip_text(text: str, max_chars: int, ref: str) -> str:
     out += _marker(len(omitted), omitted.count("\n"), ref)
     tail = text[tail_start:]
     return out + "\n" + tail if tail else out
+
+
+def _back_to_break(text: str, at: int) -> int:
+    """``at`` moved back to just after a line break in the last quarter before it, else
+    to the last space there; unchanged when neither is near."""
+    floor = at * 3 // 4
+    found = text.rfind("\n", floor, at)
+    if found != -1:
+        return found + 1
+    found = text.rfind(" ", floor, at)
+    return found if found != -1 else at
+
+
+def _on_to_break(text: str, at: int) -> int:
+    """``at`` moved on to just after a line break in the first quarter of what follows,
+    else to a space there; unchanged when neither is near."""
+    stop = at + (len(text) - at) // 4
+    for sep in ("\n", " "):
+        found = text.find(sep, at, stop)
+        if found != -1:
+            return found + 1
+    return at
 
 
 def clip_content(

@@ -20,7 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
-from langgraph_compact.compaction.calls import arg_items
+from langgraph_compact.compaction.calls import arg_items, written_call_items
 from langgraph_compact.compaction.candidates import (
     SALIENCE,
     Candidate,
@@ -183,7 +183,10 @@ def _text_items(
     chat = role == "human" and hi - lo <= CHAT_MAX_CHARS
     for n, (a, b, _) in enumerate(spans):
         sentence = src.text[a:b]
-        if n in dir_listing or tx.is_code_line(sentence):
+        if n in dir_listing:
+            continue
+        if tx.is_code_line(sentence):
+            out.extend(present(written_call_items(src, a, b, seq, role)))
             continue
         found = _said_with(present(_sentence_items(src, a, b, seq, role)), sentence)
         said = chat or (role == "ai" and _names_a_value(sentence))
@@ -234,9 +237,10 @@ def _human_items(message: HumanMessage, seq: int) -> list[Candidate]:
     rest = [(0, len(src.text))]
     fed_back = parse_rendered_summary(src, seq)
     if fed_back is not None:
-        items, (start, end) = fed_back
+        items, where = fed_back
         out.extend(items)
-        rest = [(0, start), (end, len(src.text))]
+        edges = [0, *(x for span in where for x in span), len(src.text)]
+        rest = list(zip(edges[::2], edges[1::2], strict=True))
     for lo, hi in rest:
         turns = transcript_turns(src.text, lo, hi)
         if not turns:

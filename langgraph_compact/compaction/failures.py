@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from langgraph_compact.compaction.quote import naming
 from langgraph_compact.compaction.text import TRACEBACK_HEADER, content_words, is_code_line
 
-__all__ = ["error_lines", "exit_status", "is_diagnostic"]
+__all__ = ["error_lines", "exit_status", "is_diagnostic", "telling"]
 
 _EXCEPTION_LINE = re.compile(
     r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::.*)?$"
@@ -90,6 +91,14 @@ def exit_status(line: str) -> str | None:
     """``exit status N`` for a line that only reports a non-zero exit status, else None."""
     m = _EXIT_ONLY.match(line.strip())
     return f"exit status {m.group(1) or m.group(2)}" if m else None
+
+
+def telling(errors: list[str]) -> int:
+    """Index of the error line that says most: the one naming the most specific value
+    (an address, a code, a name), the last of equals. "Segmentation fault" after
+    "worker[3]: fatal: segfault at 0x6d07ef7b" is the shell's echo of the failure, not it."""
+
+    return max(range(len(errors)), key=lambda n: (naming(errors[n]), n))
 
 
 def error_lines(text: str, limit: int = 3) -> list[str]:

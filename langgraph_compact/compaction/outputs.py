@@ -23,7 +23,7 @@ from langgraph_compact.compaction.candidates import (
     item,
     present,
 )
-from langgraph_compact.compaction.failures import error_lines, exit_status
+from langgraph_compact.compaction.failures import error_lines, exit_status, telling
 from langgraph_compact.compaction.quote import Quote, Source
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.summary import Section
@@ -141,8 +141,9 @@ def _output(
     if failed and not found and text.strip():
         found = [text.strip().splitlines()[-1].strip()]
     errors = [e for e in found if not exit_status(e)]
+    best = telling(errors) if errors else -1
     for n, error in enumerate(errors):
-        salience = SALIENCE["tool.error"] + (0.05 if n == len(errors) - 1 else 0.0)
+        salience = SALIENCE["tool.error"] + (0.05 if n == best else 0.0)
         out.append(
             item(
                 Section.CRITICAL,
@@ -226,7 +227,7 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> li
     key = f"call:{signature.text}"
     # Exit status 1 with no error text is how grep, diff and test say "no" (no match,
     # a difference): the call worked. Anything else that failed blocks.
-    failed = errors[-1] if errors else None
+    failed = errors[telling(errors)] if errors else None
     failed = failed or next((x for x in statuses if exit_status(x) != "exit status 1"), None)
     outcome: Candidate | None
     if failed:

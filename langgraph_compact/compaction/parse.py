@@ -264,7 +264,7 @@ def classified(
         for path in found:
             at = plain.find(path)
             shown = text._sub(at, at + len(path)) if at != -1 else Quote(path)
-            single = item(f"file:{path}", "path", weight)
+            single = item(f"file:{tx.file_key(path)}", "path", weight)
             out.append((section, single.with_quote(shown)))
         return out
     marker = CORRECTED.strip()

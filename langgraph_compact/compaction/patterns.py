@@ -312,18 +312,20 @@ CORRECTION = re.compile(
     re.IGNORECASE,
 )
 DECISION = re.compile(
-    r"\b(?:decided|decide|decision|i'll|i will|we'll|we will|let's|going to|chose|choose|"
-    r"chosen|approach|opt(?:ed)? for|settled on|go(?:ing)? with|went with|use .{1,40} instead|"
-    r"using .{1,40} (?:rather than|instead of|over))\b",
+    r"\b(?:decid\w*|decision|i'll|i will|we'll|we will|let's|going to|choos\w*|chos\w*|"
+    r"choice|approach|opt(?:ed|ing)? for|settl\w*|go(?:ing)? with|went with|"
+    r"use .{1,40} instead|using .{1,40} (?:rather than|instead of|over))\b",
     re.IGNORECASE,
 )
 DECIDED = re.compile(
-    r"\b(?:decided|chose|chosen|picked|opted for|settled on|went with|going with|adopt(?:ed)?|"
-    r"switched to|ruled out)\b",
+    r"\b(?:decided|decision(?=:)|chose|chosen|choosing|(?:final|my|our) choice|picked|"
+    r"opt(?:ed|ing) for|settled|went with|going with|adopt(?:ed|ing)?|switch(?:ed|ing) to|"
+    r"ruled out)\b",
     re.IGNORECASE,
 )
-"""A decision stated as made: an item with or without a reason ("Picked X; Y is too slow").
-A plan ("I'll use X") is one only with its reason (``REASON``)."""
+"""A decision stated as made, in any inflection of a verb of choosing: an item with or
+without a reason ("Picked X; Y is too slow", "Choosing X as the target"). A plan ("I'll
+use X") is one only with its reason (``REASON``)."""
 REASON = re.compile(
     r"\b(?:because|since|so that|to avoid|due to|in order to|as it|given that|otherwise)\b",
     re.IGNORECASE,

@@ -20,6 +20,7 @@ from langgraph_compact.compaction.clip import clip_text
 from langgraph_compact.compaction.cut import find_cut_point, find_head_end, is_cut_point
 from langgraph_compact.compaction.fold import FoldResult, fold
 from langgraph_compact.compaction.loops import LoopSignal, detect_loops
+from langgraph_compact.compaction.readback import rendered_summaries
 from langgraph_compact.compaction.settings import CompactionSettings
 from langgraph_compact.compaction.summarize import SummaryRequest
 from langgraph_compact.compaction.summary import FORMAT_VERSION, RunningSummary
@@ -128,11 +129,19 @@ def clip_first_request(first: BaseMessage, cap: int, settings: CompactionSetting
     if tokens <= cap:
         return first
     text = message_text(first)
+    # A summary inside it (a hand-off) is read back item by item: the clip leaves it out
+    # whole rather than showing half of it, whose other half a later parse would misread.
+    inside = rendered_summaries(text)
+    around = (inside[0][0], inside[-1][1]) if inside else None
     chars = max(MIN_CLIP_CHARS, int(len(text) * cap / tokens))
-    clipped = first.model_copy(update={"content": clip_text(text, chars, first.id or "")})
+
+    def clipped_to(chars: int) -> BaseMessage:
+        return first.model_copy(update={"content": clip_text(text, chars, first.id or "", around)})
+
+    clipped = clipped_to(chars)
     while counter.count(clipped) > cap and chars > MIN_CLIP_CHARS:
         chars = max(MIN_CLIP_CHARS, int(chars * 0.8))
-        clipped = first.model_copy(update={"content": clip_text(text, chars, first.id or "")})
+        clipped = clipped_to(chars)
     # The same copy object on every call keeps its digest and count cached.
     return counter.cache.copy(first, {"content": clipped.content})
 

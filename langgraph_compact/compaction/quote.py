@@ -22,7 +22,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel, ConfigDict
 
-from langgraph_compact.compaction.text import short_end
+from langgraph_compact.compaction.text import short_end, specificity
 from langgraph_compact.messages import canonical_json, message_text
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "args_text",
     "call_sources",
     "message_sources",
+    "naming",
     "quote_problems",
     "unquoted_values",
     "value_spans",
@@ -293,6 +294,12 @@ def value_spans(text: str) -> list[tuple[int, int]]:
 def values(text: str) -> list[str]:
     """The value tokens of ``text`` (see ``value_spans``)."""
     return [text[a:b] for a, b in value_spans(text)]
+
+
+def naming(text: str) -> float:
+    """How specific the most specific value ``text`` names is (``text.specificity``, 0–1):
+    what a line is worth to a summary that carries values."""
+    return max((specificity(v) for v in values(text)), default=0.0)
 
 
 def _fold(text: str) -> str:

@@ -19,6 +19,7 @@ from langgraph_compact.compaction.summary import SUMMARY_TITLE, Section, Summary
 __all__ = [
     "CARRIED_SALIENCE",
     "parse_rendered_summary",
+    "rendered_summaries",
     "split_rendered_summary",
     "transcript_turns",
 ]
@@ -62,22 +63,43 @@ incidental lines of the turns around it."""
 _PROGRESS_SALIENCE = 0.45
 
 
+def rendered_summaries(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every summary this package rendered inside ``text``, in order (a
+    hand-off of a hand-off holds the older one inside its first request)."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    while (where := split_rendered_summary(text, pos)) is not None:
+        out.append(where)
+        pos = max(where[1], where[0] + 1)
+    return out
+
+
 def parse_rendered_summary(
     src: Source, seq: int
-) -> tuple[list[tuple[Section, SummaryItem]], tuple[int, int]] | None:
-    """The items of a summary this package rendered inside ``src.text``, and where the
-    summary is (the rest is extracted as usual by the caller); None when it holds none.
+) -> tuple[list[tuple[Section, SummaryItem]], list[tuple[int, int]]] | None:
+    """The items of the summaries this package rendered inside ``src.text``, and where
+    each one is (the rest is extracted as usual by the caller); None when it holds none.
 
     A rotated session's hand-off or a compactor of compactors passes the previous context
     as one message: its summary part is read back item by item, so what it carried keeps
     its section, its pin, its key, its historical or corrected state and a salience that
     outranks the lines around it, instead of being clipped away as plain text. Each item
     quotes the line it was read from: rendering then parsing gives back the same items.
+    Several summaries are read in order, so a later one's values supersede an earlier's.
     """
-    where = split_rendered_summary(src.text)
-    if where is None:
+    where = rendered_summaries(src.text)
+    if not where:
         return None
-    start, end = where
+    out: list[tuple[Section, SummaryItem]] = []
+    for start, end in where:
+        out.extend(_summary_items(src, seq, start, end))
+    return out, where
+
+
+def _summary_items(
+    src: Source, seq: int, start: int, end: int
+) -> list[tuple[Section, SummaryItem]]:
+    """The items of the rendered summary at ``src.text[start:end]``."""
     out: list[tuple[Section, SummaryItem]] = []
     current: Section | None = None
     lines = _lines(src.text, start, end)
@@ -114,7 +136,7 @@ def parse_rendered_summary(
             if weight is not None and not found.pinned:
                 found = found.model_copy(update={"salience": max(found.salience, weight)})
             out.append((section, found))
-    return out, (start, end)
+    return out
 
 
 _GROUPHEADINGS: Mapping[str, Section] = {

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.quote import naming
 from langgraph_compact.compaction.summary import (
     GROUPS,
     RunningSummary,
@@ -58,6 +59,16 @@ TYPICAL_ITEM_TOKENS = 16
 DENSITY = 0.5
 """How much an item's length counts against it when the cap is filled: its score is
 divided by ``(tokens / TYPICAL_ITEM_TOKENS) ** DENSITY``."""
+VALUE_WEIGHT = 0.25
+"""How much what an item names counts when the cap is filled: its score is multiplied by
+``1 - VALUE_WEIGHT + 2 * VALUE_WEIGHT * specificity`` of its most specific value (0.75 for
+a line naming nothing, 1.25 for an id, a host:port or a path). A summary carries values;
+of two lines as salient, the one naming something concrete is worth more of the cap.
+Errors and decisions are exempt: what failed and what was chosen are state, whatever
+words they use."""
+_STATED = frozenset({"error", "decision"})
+FIRST_SALIENCE = 0.5
+"""Salience an item needs to be its section's guaranteed first line."""
 HISTORICAL_LIMIT = 2
 """Most items of earlier tasks a section keeps."""
 KIND_SHARES: dict[str, float] = {"error": 0.3}
@@ -178,14 +189,18 @@ def select_items(
             extra += sub_cost[section]
         return extra
 
+    named = {id(i): naming(i.text) for items in clean.values() for i in items}
+
     def worth(item: SummaryItem) -> float:
-        """Score per token, softened: the cap is a knapsack, and a short specific line
-        (an id, a setting) is worth more of it than a long one saying as much. A kept
-        instruction is worth its salience whatever its length: rules are not shortened."""
+        """Score per token, softened, times what the item names: the cap is a knapsack,
+        and a short specific line (an id, a setting) is worth more of it than a long one
+        saying as much. A kept instruction is worth its salience whatever its length:
+        rules are not shortened."""
         if item.kept:
             return score(item, now)
         length: float = max(4, cost[id(item)]) / TYPICAL_ITEM_TOKENS
-        return score(item, now) / math.pow(length, DENSITY)
+        value = 1.0 if item.kind in _STATED else 1 + VALUE_WEIGHT * (2 * named[id(item)] - 1)
+        return score(item, now) * value / math.pow(length, DENSITY)
 
     def take(section: Section, item: SummaryItem) -> None:
         nonlocal budget
@@ -205,13 +220,15 @@ def select_items(
         keep[id(item)] = (section, item)
     others = [(s, i) for s, items in clean.items() for i in items if not must(i)]
     others.sort(key=lambda si: -worth(si[1]))
-    # Every section first gets its best item (vague chatter excepted), so the
-    # summary covers each kind of thing it knows; then the rest of the cap goes to the
-    # best items overall.
+    # Every section first gets its best item, so the summary covers each kind of thing
+    # it knows; then the rest of the cap goes to the best items overall. Tool chatter (a
+    # command that ran, a file listed) is no section's guaranteed best: it competes on
+    # worth like the rest, so at a small cap it does not displace what was said.
     firsts = {
         s: i
         for s, i in reversed(others)
-        if not i.historical and (i.salience >= 0.5 or tx.is_specific(i.text))
+        if not i.historical
+        and (i.salience >= FIRST_SALIENCE or (i.kind != "done" and tx.is_specific(i.text)))
     }
     others = [
         *sorted(firsts.items(), key=lambda si: -worth(si[1])),

@@ -15,6 +15,7 @@ __all__ = [
     "TRACEBACK_FRAME",
     "TRACEBACK_HEADER",
     "content_words",
+    "file_key",
     "identifiers",
     "is_code_line",
     "is_junk",
@@ -216,10 +217,19 @@ def is_code_line(line: str) -> bool:
 # --- paths and identifiers ------------------------------------------------------------
 
 _PATH = re.compile(
-    r"(?<![\w/.-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
-    r"|(?<![\w/.-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
-    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b"
+    r"(?:(?<![\w\\])[A-Za-z]:\\(?:[\w.$-]+\\)*[\w.$-]+\.[A-Za-z]\w{0,7}\b"
+    r"|(?<![\w/.\\-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
+    r"|(?<![\w/.\\-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
+    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b)(?::\d+(?::\d+)?\b)?"
 )
+"""A path as written, POSIX or Windows, with the ``:line[:col]`` it cites
+(``app.py:112:12``): the location is part of the value."""
+_LOCATION = re.compile(r"(?::\d+)+$")
+
+
+def file_key(path: str) -> str:
+    """The file a cited path names: ``./app.py:112:12`` and ``app.py`` are one file."""
+    return _LOCATION.sub("", path.removeprefix("./"))
 
 
 _PLACEHOLDER = re.compile(r"(?:^|/)path/to/|^(?:\.\./)*(?:some|your|my)[_-]?(?:file|path)\b", re.I)
@@ -258,13 +268,16 @@ def is_name(value: str) -> bool:
 
 
 def identifiers(text: str) -> list[str]:
-    """Ids, codes, hashes and emails in ``text`` (never a path or a plain version)."""
-    skip = set(paths(text))
-    found = (m.group(0) for m in _STRONG_ID.finditer(text))
+    """Ids, codes, hashes and emails in ``text`` (never a path, a piece of one, or a plain
+    version)."""
+    inside = [m.span() for m in _PATH.finditer(text)]
+    found = (
+        m.group(0)
+        for m in _STRONG_ID.finditer(text)
+        if not any(a <= m.start() and m.end() <= b for a, b in inside)
+    )
     return list(
-        dict.fromkeys(
-            f for f in found if f not in skip and not re.fullmatch(r"v?[\d.]+", f) and "/" not in f
-        )
+        dict.fromkeys(f for f in found if not re.fullmatch(r"v?[\d.]+", f) and "/" not in f)
     )
 
 
@@ -273,8 +286,17 @@ def is_specific(text: str) -> bool:
     return specificity(text) >= 0.45 or bool(paths(text) or identifiers(text))
 
 
+_OWN_NOTE = re.compile(
+    r"call recall\(ref\) for the original|"
+    r"^\[(?:\.\.\. |superseded by a later|context compaction paused|loop detected)"
+)
+"""What this package writes into a projection (a clip marker, a dedupe placeholder, a
+pause or loop note), met again when a projection is fed back as text: never an item."""
+
+
 def is_junk(text: str) -> bool:
-    """An item with nothing to act on: a bare header, a filler phrase, no content word.
+    """An item with nothing to act on: a bare header, a filler phrase, no content word,
+    or one of this package's own markers.
 
     >>> is_junk("Traceback (most recent call last):"), is_junk("Now let me test again:")
     (True, True)
@@ -282,7 +304,7 @@ def is_junk(text: str) -> bool:
     (False, True)
     """
     stripped = text.strip()
-    if not stripped or TRACEBACK_HEADER.match(stripped):
+    if not stripped or TRACEBACK_HEADER.match(stripped) or _OWN_NOTE.search(stripped):
         return True
     if re.fullmatch(r"\((?:none|nothing|n/a|empty|tbd)[\w ]{0,20}\)", stripped, re.IGNORECASE):
         return True  # a placeholder: "(none yet)"
