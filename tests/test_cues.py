@@ -130,6 +130,21 @@ DECISIONS = [
 ]
 
 
+NOT_DECISIONS = [
+    "Once the dust settled, the {w} logs were quiet.",
+    "Is the {w} question settled?",
+    "Are you choosing {w} or the other one?",
+    "Switching to directory /tmp/{w}.",
+    "The {w} invoice was settled last week.",
+]
+
+
+@pytest.mark.parametrize("template", NOT_DECISIONS, ids=lambda x: x[:40])
+def test_words_of_choosing_that_decide_nothing(template: str) -> None:
+    items = extract_items(AIMessage(template.format(w=_w()), id="a"), 4, {})
+    assert not [i for _, i in items if i.kind == "decision"], items
+
+
 @pytest.mark.parametrize("template", DECISIONS, ids=lambda x: x[:40])
 def test_decisions_in_other_words(template: str) -> None:
     w = _w()

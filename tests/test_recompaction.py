@@ -126,4 +126,5 @@ def test_what_one_round_shows_the_next_round_keeps(name: str, generator: str, sh
         now = {c.probe for c in canaries if c.probe.lower() in text}
         assert shown is None or now >= shown, (round_no, shown - now)
         shown = now if shown is None else shown
+        assert len(shown) >= len(canaries) // 2  # the first round shows most of them
         messages = [*system, HumanMessage(_render(result.messages), id=f"handoff-{round_no}")]

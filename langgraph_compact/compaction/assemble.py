@@ -179,7 +179,7 @@ def assemble(
     if total() > usable and head and not isinstance(head[-1], SystemMessage):
         first = plan.raw[plan.head_end - 1]
         room = max(0, counter.count(head[-1]) - (total() - usable))
-        smaller = clip_first_request(first, room, settings)
+        smaller = clip_first_request(first, room, settings, read_back=plan.head_clipped)
         if smaller is not head[-1]:
             head_tokens += counter.count(smaller) - counter.count(head[-1])
             head[-1] = smaller

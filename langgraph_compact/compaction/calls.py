@@ -89,9 +89,10 @@ def written_call_items(
     The rest of the line is code, and not mined."""
     found = 0
     for m in _PAIR.finditer(src.text, a, b):
-        value = json.loads(m["text"]) if m["text"] is not None else m["num"]
+        value = _decoded(m["text"]) if m["text"] is not None else m["num"]
         one = len(value) <= 60 and not any(c.isspace() for c in value)  # not a command line
-        if found >= _PAIRS_PER_LINE or not one or not tx.is_name(value) or value.isdigit():
+        plain = re.fullmatch(r"v?[\d.]+", value) is not None  # a number or a plain version
+        if found >= _PAIRS_PER_LINE or not one or plain or not tx.is_name(value):
             continue
         found += 1
         yield item(
@@ -104,3 +105,13 @@ def written_call_items(
             salience=SALIENCE["args.value" if role == "ai" else f"{role}.identifier"],
             origin=role,
         )
+
+
+def _decoded(quoted: str) -> str:
+    """A JSON string's value; as written when its escapes are not JSON's (a Windows path
+    pasted with single backslashes)."""
+    try:
+        value = json.loads(quoted)
+    except ValueError:
+        return quoted[1:-1]
+    return value if isinstance(value, str) else quoted[1:-1]

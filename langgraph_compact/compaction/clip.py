@@ -54,7 +54,8 @@ def clip_text(text: str, max_chars: int, ref: str, around: tuple[int, int] | Non
         thirds of the budget go to the head, one third to the tail (errors and results
         tend to be at the end). Each cut moves to a line boundary when one is within
         the last quarter of its side, else to a space, so the kept parts are whole lines
-        or at least whole words: a value is never shown in pieces.
+        or at least whole words (a text with no space near the cut, base64 or minified
+        JSON, is cut where the budget ends).
 
     Args:
         text: the text to shorten.
@@ -122,6 +123,8 @@ def _back_to_break(text: str, at: int) -> int:
 def _on_to_break(text: str, at: int) -> int:
     """``at`` moved on to just after a line break in the first quarter of what follows,
     else to a space there; unchanged when neither is near."""
+    if at == 0 or text[at - 1].isspace():
+        return at  # already at the start of a line or a word
     stop = at + (len(text) - at) // 4
     for sep in ("\n", " "):
         found = text.find(sep, at, stop)

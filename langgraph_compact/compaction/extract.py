@@ -80,7 +80,10 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
     marks = stale_spans(sentence)
     stale = tuple(dict.fromkeys(sentence[s.start : s.end].strip() for s in marks))
     clauses = [(s.clause_start, s.clause_end) for s in marks]
-    if p.DECIDED.search(sentence) or (p.DECISION.search(sentence) and p.REASON.search(sentence)):
+    decides = p.DECIDED.search(sentence) or (
+        p.DECISION.search(sentence) and p.REASON.search(sentence)
+    )
+    if decides and not sentence.rstrip().endswith("?"):
         yield item(
             Section.DECISIONS,
             whole.without(clauses),

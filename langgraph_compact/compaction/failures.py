@@ -93,12 +93,20 @@ def exit_status(line: str) -> str | None:
     return f"exit status {m.group(1) or m.group(2)}" if m else None
 
 
+_ADVISORY = re.compile(r"^\W*(?:warn(?:ing)?|note|hint|deprecat\w*|retry(?:ing)?|info)\b", re.I)
+"""A line that reports on the way to a failure, not the failure: a warning, a retry."""
+
+
 def telling(errors: list[str]) -> int:
     """Index of the error line that says most: the one naming the most specific value
-    (an address, a code, a name), the last of equals. "Segmentation fault" after
-    "worker[3]: fatal: segfault at 0x6d07ef7b" is the shell's echo of the failure, not it."""
+    (an address, a code, a name), the last of equals, a warning or a retry only when
+    nothing else failed. "Segmentation fault" after "worker[3]: fatal: segfault at
+    0x6d07ef7b" is the shell's echo of the failure, not it."""
 
-    return max(range(len(errors)), key=lambda n: (naming(errors[n]), n))
+    def says(n: int) -> tuple[bool, float, int]:
+        return (not _ADVISORY.match(errors[n]), naming(errors[n]), n)
+
+    return max(range(len(errors)), key=says)
 
 
 def error_lines(text: str, limit: int = 3) -> list[str]:

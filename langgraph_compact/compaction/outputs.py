@@ -24,7 +24,7 @@ from langgraph_compact.compaction.candidates import (
     present,
 )
 from langgraph_compact.compaction.failures import error_lines, exit_status, telling
-from langgraph_compact.compaction.quote import Quote, Source
+from langgraph_compact.compaction.quote import Quote, Source, naming
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import message_text
@@ -48,6 +48,10 @@ _CODE_VALUE_SPECIFICITY = 0.6
 not one of the code's names."""
 _URL = re.compile(r"\bhttps?://[^\s'\"<>)]+")
 
+_ECHO_NAMING = 0.5
+"""Of the error lines one output prints, one naming no value this specific beside the line
+that tells the failure (a shell's "Segmentation fault", make's "Error 2", a runner's "1
+failed") is an echo of it, and not an item of its own."""
 _BLOCKED_CALL_CHARS = 60
 _NOTICE_MAX_WORDS = 24
 """A flagged line longer than this is standing advice a tool prints every time (pip's
@@ -143,6 +147,8 @@ def _output(
     errors = [e for e in found if not exit_status(e)]
     best = telling(errors) if errors else -1
     for n, error in enumerate(errors):
+        if n != best and naming(error) < _ECHO_NAMING:
+            continue  # the same failure echoed in words naming nothing ("Segmentation fault")
         salience = SALIENCE["tool.error"] + (0.05 if n == best else 0.0)
         out.append(
             item(

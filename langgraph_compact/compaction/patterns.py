@@ -318,14 +318,15 @@ DECISION = re.compile(
     re.IGNORECASE,
 )
 DECIDED = re.compile(
-    r"\b(?:decided|decision(?=:)|chose|chosen|choosing|(?:final|my|our) choice|picked|"
-    r"opt(?:ed|ing) for|settled|went with|going with|adopt(?:ed|ing)?|switch(?:ed|ing) to|"
+    r"\b(?:decided|(?:decision|settled|verdict)(?=:)|chose|chosen|(?:final|my|our) choice|"
+    r"picked|opt(?:ed|ing) for|settled on|went with|going with|adopt(?:ed)?|switched to|"
     r"ruled out)\b",
     re.IGNORECASE,
 )
-"""A decision stated as made, in any inflection of a verb of choosing: an item with or
-without a reason ("Picked X; Y is too slow", "Choosing X as the target"). A plan ("I'll
-use X") is one only with its reason (``REASON``)."""
+"""A decision stated as made, or labelled as one ("Decision: …", "Settled: …"): an item
+with or without a reason ("Picked X; Y is too slow"). A plan in any inflection ("I'll use
+X", "Choosing X as the target") is one only with its reason (``REASON``); a question
+decides nothing."""
 REASON = re.compile(
     r"\b(?:because|since|so that|to avoid|due to|in order to|as it|given that|otherwise)\b",
     re.IGNORECASE,

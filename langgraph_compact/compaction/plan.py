@@ -121,9 +121,12 @@ def check_summary(
     return None
 
 
-def clip_first_request(first: BaseMessage, cap: int, settings: CompactionSettings) -> BaseMessage:
+def clip_first_request(
+    first: BaseMessage, cap: int, settings: CompactionSettings, *, read_back: bool = True
+) -> BaseMessage:
     """``first`` clipped head+tail (with a marker and ref) to at most ``cap`` tokens, when
-    it can be; never below ``MIN_CLIP_CHARS`` characters."""
+    it can be; never below ``MIN_CLIP_CHARS`` characters. ``read_back``: the summary
+    carries what the clip leaves out, so a summary inside it is left out whole."""
     counter = settings.counter
     tokens = counter.count(first)
     if tokens <= cap:
@@ -131,7 +134,7 @@ def clip_first_request(first: BaseMessage, cap: int, settings: CompactionSetting
     text = message_text(first)
     # A summary inside it (a hand-off) is read back item by item: the clip leaves it out
     # whole rather than showing half of it, whose other half a later parse would misread.
-    inside = rendered_summaries(text)
+    inside = rendered_summaries(text) if read_back else []
     around = (inside[0][0], inside[-1][1]) if inside else None
     chars = max(MIN_CLIP_CHARS, int(len(text) * cap / tokens))
 

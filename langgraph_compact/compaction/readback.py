@@ -25,6 +25,9 @@ __all__ = [
 ]
 
 
+_TITLE = re.compile(re.escape(SUMMARY_TITLE) + r"[^\n\]]*\(generation \d+\)")
+
+
 def split_rendered_summary(text: str, lo: int = 0, hi: int | None = None) -> tuple[int, int] | None:
     """``(start, end)`` of a summary this package rendered inside ``text[lo:hi]``.
 
@@ -33,6 +36,8 @@ def split_rendered_summary(text: str, lo: int = 0, hi: int | None = None) -> tup
     """
     hi = len(text) if hi is None else hi
     at = text.find(SUMMARY_TITLE, lo, hi)
+    while at != -1 and not _TITLE.match(text, at):  # a mention of the words, not a title
+        at = text.find(SUMMARY_TITLE, at + 1, hi)
     if at == -1:
         return None
     end = text.find("\n", at, hi)

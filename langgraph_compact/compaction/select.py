@@ -61,11 +61,11 @@ DENSITY = 0.5
 divided by ``(tokens / TYPICAL_ITEM_TOKENS) ** DENSITY``."""
 VALUE_WEIGHT = 0.25
 """How much what an item names counts when the cap is filled: its score is multiplied by
-``1 - VALUE_WEIGHT + 2 * VALUE_WEIGHT * specificity`` of its most specific value (0.75 for
-a line naming nothing, 1.25 for an id, a host:port or a path). A summary carries values;
-of two lines as salient, the one naming something concrete is worth more of the cap.
-Errors and decisions are exempt: what failed and what was chosen are state, whatever
-words they use."""
+``1 - VALUE_WEIGHT + 2 * VALUE_WEIGHT * specificity`` of its most specific value: 0.75
+for a line naming nothing, about 1.15 for an id or a host:port, 1.25 at most. A summary
+carries values; of two lines as salient, the one naming something concrete is worth more
+of the cap. Errors and decisions are exempt: what failed and what was chosen are state,
+whatever words they use."""
 _STATED = frozenset({"error", "decision"})
 FIRST_SALIENCE = 0.5
 """Salience an item needs to be its section's guaranteed first line."""
@@ -221,9 +221,9 @@ def select_items(
     others = [(s, i) for s, items in clean.items() for i in items if not must(i)]
     others.sort(key=lambda si: -worth(si[1]))
     # Every section first gets its best item, so the summary covers each kind of thing
-    # it knows; then the rest of the cap goes to the best items overall. Tool chatter (a
-    # command that ran, a file listed) is no section's guaranteed best: it competes on
-    # worth like the rest, so at a small cap it does not displace what was said.
+    # it knows; then the rest of the cap goes to the best items overall. A command that
+    # ran is no section's guaranteed best: it competes on worth like the rest, so at a
+    # small cap it does not displace what was said.
     firsts = {
         s: i
         for s, i in reversed(others)

@@ -77,9 +77,11 @@ _PLEASANTRY = re.compile(
 
 
 def says_something(sentence: str) -> bool:
-    """A sentence of a conversation worth an item: three content words, not a pleasantry."""
+    """A sentence of a conversation worth an item: three content words, or two beside a
+    specific value ("The cutover moves to 16:53."), and not a pleasantry."""
+    words = tx.content_words(sentence)
     return (
-        tx.content_words(sentence) >= 3
+        (words >= 3 or (words >= 2 and tx.is_specific(sentence)))
         and not tx.is_junk(sentence)
         and not _PLEASANTRY.match(sentence)
     )

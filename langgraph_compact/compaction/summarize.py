@@ -22,6 +22,7 @@ from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import Candidate
 from langgraph_compact.compaction.extract import extract_items, next_steps
 from langgraph_compact.compaction.merge import merge_items
+from langgraph_compact.compaction.novelty import message_values, raise_novel
 from langgraph_compact.compaction.quote import Quote, Source
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import message_text
@@ -180,13 +181,20 @@ def goal_quote(src: Source, limit: int = GOAL_MAX_CHARS) -> Quote:
 
 
 def extract_span(request: SummaryRequest) -> list[Candidate]:
-    """Every candidate of the delta: head items on a first summary, then the span's."""
+    """Every candidate of the delta: head items on a first summary, then the span's, a
+    speaker's own values raised (``novelty``)."""
     found: list[Candidate] = [] if request.previous is not None else head_items(request)
     calls: dict[str, Mapping[str, Any]] = {}
+    seen = set().union(*map(message_values, request.head))
+    if request.previous is not None:
+        seen |= message_values(HumanMessage(request.previous.render()))
     for offset, message in enumerate(request.span):
         if isinstance(message, AIMessage):
             calls.update({c["id"] or "": c for c in message.tool_calls})
-        found.extend(extract_items(message, request.span_start + offset, calls))
+        # what a message's own calls pass is not news in its text: the call carries it
+        known = seen | message_values(message, calls_only=True)
+        found.extend(raise_novel(extract_items(message, request.span_start + offset, calls), known))
+        seen |= message_values(message)
     return found
 
 

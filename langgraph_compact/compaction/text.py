@@ -181,7 +181,7 @@ def specificity(value: str) -> float:
         score += 0.15
     if len(v) > 80:
         score -= 0.2
-    return max(0.0, min(1.0, score))
+    return max(0.0, min(1.0, round(score, 2)))  # 0.15 + 0.3 is 0.45, not 0.4499…
 
 
 _CODE_START = re.compile(
@@ -217,13 +217,14 @@ def is_code_line(line: str) -> bool:
 # --- paths and identifiers ------------------------------------------------------------
 
 _PATH = re.compile(
-    r"(?:(?<![\w\\])[A-Za-z]:\\(?:[\w.$-]+\\)*[\w.$-]+\.[A-Za-z]\w{0,7}\b"
-    r"|(?<![\w/.\\-])(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
-    r"|(?<![\w/.\\-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
-    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b)(?::\d+(?::\d+)?\b)?"
+    r"(?:(?<![\w\\:])(?:[A-Za-z]:\\)?(?:[\w.$-]+\\)+[\w.$-]+\.[A-Za-z]\w{0,7}\b"
+    r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
+    r"|(?<![\w/.\\:-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
+    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b)(?::\d+(?:[:-]\d+){0,2}\b)?"
 )
-"""A path as written, POSIX or Windows, with the ``:line[:col]`` it cites
-(``app.py:112:12``): the location is part of the value."""
+"""A path as written, POSIX or Windows (with its drive, or relative), with the location it
+cites (``app.py:112:12``, ``x.py:12-15``): the location is part of the value. Not the tail
+of a URL (``host:8080/a/b.py``)."""
 _LOCATION = re.compile(r"(?::\d+)+$")
 
 
@@ -236,9 +237,18 @@ _PLACEHOLDER = re.compile(r"(?:^|/)path/to/|^(?:\.\./)*(?:some|your|my)[_-]?(?:f
 """Documentation placeholders (``path/to/file.py``): no file anybody touched."""
 
 
+_SPACED = re.compile(r"\\[^\s\\]*\s\Z")
+
+
 def paths(text: str) -> list[str]:
-    """File paths named in ``text``, normalized (no leading ``./``), in order, distinct."""
-    found = (p.removeprefix("./") for p in _PATH.findall(text))
+    """File paths named in ``text``, normalized (no leading ``./``), in order, distinct; not
+    the end of a Windows path with spaces (``C:\\Program Files\\app\\a.ini``), which is no
+    path of its own."""
+    found = (
+        m.group(0).removeprefix("./")
+        for m in _PATH.finditer(text)
+        if not _SPACED.search(text, 0, m.start())
+    )
     return list(
         dict.fromkeys(
             p for p in found if not re.fullmatch(r"[\d.]+", p) and not _PLACEHOLDER.search(p)
@@ -247,9 +257,9 @@ def paths(text: str) -> list[str]:
 
 
 _STRONG_ID = re.compile(
-    r"\b[A-Z]{2,}-\d+\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|"
+    r"[\w.+-]+@[\w-]+\.[\w.]+|\b[A-Z]{2,}-\d+\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|"
     r"\b(?=(?:[A-Za-z_-]*\d){2})(?=(?:[\d_-]*[A-Za-z]){2})[A-Za-z0-9][\w-]{5,}\b|"
-    r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}\b|[\w.+-]+@[\w-]+\.[\w.]+|"
+    r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}\b|"
     r"(?<![\w#&])#(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{2,}\b"
 )
 """Ids: ``ABC-123``, UUIDs, mixed letter-and-digit tokens (hashes, codes), emails, and a
@@ -267,14 +277,22 @@ def is_name(value: str) -> bool:
     return specificity(v) >= 0.5 or (" " not in v and bool(_COMPOUND_NAME.search(v)))
 
 
+_LARGER = re.compile(r"[.:/@\\][\w]")
+_LARGER_BEFORE = re.compile(r"[\w][.:/@\\]\Z")
+"""An id's match that a larger value goes on from or leads into (``cache-97`` of
+``cache-97.internal:22828``, of ``http://cache-97/x``): a piece, not a value."""
+
+
 def identifiers(text: str) -> list[str]:
-    """Ids, codes, hashes and emails in ``text`` (never a path, a piece of one, or a plain
-    version)."""
+    """Ids, codes, hashes and emails in ``text`` (never a path, a piece of a larger value,
+    or a plain version)."""
     inside = [m.span() for m in _PATH.finditer(text)]
     found = (
         m.group(0)
         for m in _STRONG_ID.finditer(text)
         if not any(a <= m.start() and m.end() <= b for a, b in inside)
+        and not _LARGER.match(text, m.end())
+        and not _LARGER_BEFORE.search(text, 0, m.start())
     )
     return list(
         dict.fromkeys(f for f in found if not re.fullmatch(r"v?[\d.]+", f) and "/" not in f)

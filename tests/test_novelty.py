@@ -1,0 +1,49 @@
+"""What a speaker introduces outranks what they repeat: a value's first appearance.
+
+An assistant sentence naming a value that no earlier message holds (its plan, its
+choice) is raised to ``NOVEL_SALIENCE``; the same sentence repeating a value a tool
+printed before keeps its base salience, whatever the words around the value.
+"""
+
+from __future__ import annotations
+
+from factories import ai, ai_tool_call, human, system, tool_result
+from hypothesis import given
+from hypothesis import strategies as st
+
+from langgraph_compact.compaction.novelty import NOVEL_SALIENCE
+from langgraph_compact.compaction.summarize import SummaryRequest, extract_span
+from langgraph_compact.tokens import TokenCounter
+
+COUNTER = TokenCounter()
+word = st.text("abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=9)
+port = st.integers(1025, 65000)
+value = st.one_of(
+    st.builds(lambda h, m: f"{h:02d}:{m:02d}", st.integers(0, 23), st.integers(0, 59)),
+    st.builds(lambda w, n, p: f"{w}-{n}.internal:{p}", word, st.integers(2, 99), port),
+    st.builds(lambda a, n: f"{a.upper()}-{n}", word, st.integers(100, 99999)),
+)
+frames = st.sampled_from(
+    ["All set: the {w} happens at {v}, after the freeze.", "The {w} goes to {v} from now on.",
+     "Noted for later: {v} is where the {w} lives."]
+)  # fmt: skip
+
+
+def _weight(span: list, text: str) -> float:
+    head = [system(id="s"), human("Fix the importer.", id="h")]
+    request = SummaryRequest(None, head, span, 2, 1_000, COUNTER.count_text)
+    found = [i for _, i in extract_span(request) if i.origin == "ai" and i.text in text]
+    assert found, text
+    return max(i.salience for i in found)
+
+
+@given(value, word, frames)
+def test_an_assistant_sentence_introducing_a_value_outranks_one_repeating_it(
+    v: str, w: str, frame: str
+) -> None:
+    text = frame.format(w=w, v=v)
+    said = ai(f"Let me think.\n\n{text}", id="a")
+    assert _weight([said], text) == NOVEL_SALIENCE["ai"]
+    call = ai_tool_call("bash", {"command": f"cat {w}.conf"}, id="c")
+    printed = tool_result(call, f"{w}_setting = {v}\nok", id="t")
+    assert _weight([call, printed, said], text) < NOVEL_SALIENCE["ai"]
