@@ -20,9 +20,10 @@ a correction is stale if its old value appears in a message that is not a verbat
 message (a summary). Also printed: input tokens against the full history, over-budget
 calls, protocol violations, summarizer-model calls.
 
-Every run is made twice: with the bench's canaries and with the held-out generator
-(``heldout.py``), reported side by side. A full run fails when a kind of ours drops more
-than ``MAX_DROP`` points against the previous release's figures
+Every run is made three times: with the bench's canaries and with two held-out
+generators (``heldout.py``, and ``heldout_b.py``, written after the recognizers it
+measures and not tuned against), reported side by side. A full run fails when a kind of
+ours drops more than ``MAX_DROP`` points against the previous release's figures
 (``results/fidelity-baseline.json``), or shows more stale values, so a gain on one
 column cannot hide a loss on the other; the report is published either way, with the
 losses listed under it.
@@ -51,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import canaries
 import heldout
+import heldout_b
 from _corpus import corpus_files
 from _report import captured, publish
 from canaries import KINDS
@@ -160,10 +162,15 @@ def _derived(projection: Sequence[BaseMessage], raw: Sequence[BaseMessage]) -> s
     ).lower()
 
 
-GENERATORS = {"canaries": canaries.plant, "held-out": heldout.plant}
-"""The bench's own canaries, and an independently written generator (``heldout.py``,
-other templates, vocabulary, value shapes and positions) that no recognizer is tuned
-against: the gap between the two columns is what the recognizers overfit."""
+GENERATORS = {
+    "canaries": canaries.plant,
+    "held-out": heldout.plant,
+    "held-out-b": heldout_b.plant,
+}
+"""The bench's own canaries and two independently written generators (other templates,
+vocabulary, value shapes and positions): ``heldout.py``, which has since been read while
+recognizers changed, and ``heldout_b.py``, written after them and not tuned against. The
+gap between the columns is what the recognizers overfit."""
 MAX_DROP = 2.0
 """Points a kind may lose against the previous published figures before the bench fails."""
 GATED = ("ours", "ours+llm")
@@ -215,12 +222,12 @@ def report(
         f"kind per run ({n} per kind and budget); % of canaries visible at the last model call."
     )
     print(
-        "Two generators: the bench's own canaries, and held-out ones written independently "
-        "(bench/heldout.py) that no recognizer is tuned against."
+        "Three generators: the bench's own canaries, and held-out ones written independently "
+        "(bench/heldout.py, bench/heldout_b.py; the second never tuned against)."
     )
     print()
     short = {k: k.replace("arg_identifier", "arg_id").replace("goal_change", "goal") for k in KINDS}
-    head = f"{'budget':>6} {'strategy':<10} {'canaries':<8} " + " ".join(
+    head = f"{'budget':>6} {'strategy':<10} {'canaries':<10} " + " ".join(
         f"{short[k][:10]:>10}" for k in KINDS
     )
     print(head + f" {'all':>5} {'stale':>5}")
@@ -231,15 +238,15 @@ def report(
                 o = results[(generator, name, tokens)]
                 cells = " ".join(f"{_pct(o, k):>9.0f}%" for k in KINDS)
                 total = 100 * sum(o.survived.values()) / max(1, sum(o.planted.values()))
-                print(f"{tokens:>6} {name:<10} {generator:<8} {cells} {total:>4.0f}% {o.stale:>5}")
+                print(f"{tokens:>6} {name:<10} {generator:<10} {cells} {total:>4.0f}% {o.stale:>5}")
     print()
     print(
-        f"{'budget':>6} {'strategy':<10} {'canaries':<8} {'calls':>6} {'input tokens':>13} "
+        f"{'budget':>6} {'strategy':<10} {'canaries':<10} {'calls':>6} {'input tokens':>13} "
         f"{'vs full':>8} {'over':>5} {'proto':>5} {'summ calls':>10} {'errors':>6}"
     )
     for (generator, name, tokens), o in results.items():
         print(
-            f"{tokens:>6} {name:<10} {generator:<8} {o.calls:>6} {o.input_tokens:>13,} "
+            f"{tokens:>6} {name:<10} {generator:<10} {o.calls:>6} {o.input_tokens:>13,} "
             f"{o.input_tokens / max(1, o.full_tokens):>7.0%} {o.over:>5} {o.violations:>5} "
             f"{o.summarizer_calls:>10} {len(o.errors):>6}"
         )

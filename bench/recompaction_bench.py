@@ -2,11 +2,12 @@
 
 A rotated session's hand-off, a pasted brief, or a compactor of compactors hands the next
 run one large first message. Every corpus trajectory gets one canary of each kind (from
-the bench's generator and from the held-out one, ``heldout.py``) and is compacted by
-``compact`` (default ``ExtractiveSummarizer``) at an output budget of 20% and of 30% of
-the planted transcript (at least 2,000 tokens). Each round's projection is rendered to
-one text (``role: text`` per message, tool calls with their arguments; the system prompt
-stays the system message) and fed back as the next round's only request, five rounds.
+the bench's generator and from the held-out ones, ``heldout.py`` and ``heldout_b.py``)
+and is compacted by ``compact`` (default ``ExtractiveSummarizer``) at an output budget of
+20% and of 30% of the planted transcript (at least 2,000 tokens). Each round's projection
+is rendered to one text (``role: text`` per message, tool calls with their arguments; the
+system prompt stays the system message) and fed back as the next round's only request,
+five rounds.
 
 Reported per generator and share: the share of each kind's probes still in the last
 round's output, the lowest all-kinds survival of any round, stale values (a corrected
@@ -32,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _report
 import canaries
 import heldout
+import heldout_b
 from _corpus import corpus_files
 from canaries import KINDS
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -45,7 +47,11 @@ ROUNDS = 5
 SHARES = (0.2, 0.3)
 SEEDS = (1, 2)
 MIN_WINDOW = 2_000
-GENERATORS = {"canaries": canaries.plant, "held-out": heldout.plant}
+GENERATORS = {
+    "canaries": canaries.plant,
+    "held-out": heldout.plant,
+    "held-out-b": heldout_b.plant,
+}
 
 
 def render(projection: Sequence[BaseMessage]) -> str:
@@ -119,7 +125,7 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
     )
     out("")
     short = {k: k.replace("arg_identifier", "arg_id").replace("goal_change", "goal") for k in KINDS}
-    head = f"{'share':>5} {'canaries':<8} " + " ".join(f"{short[k][:10]:>10}" for k in KINDS)
+    head = f"{'share':>5} {'canaries':<10} " + " ".join(f"{short[k][:10]:>10}" for k in KINDS)
     out(head + f" {'all':>5} {'lowest':>6} {'stale':>5} {'over':>4} {'errors':>6}")
     for share in SHARES:
         for generator in GENERATORS:
@@ -128,7 +134,7 @@ def run(quick: bool = False, out: Callable[[str], None] = print) -> dict[str, An
             total = 100 * sum(o.survived.values()) / max(1, sum(o.planted.values()))
             lowest = 100 * o.lowest_round()
             out(
-                f"{share:>5.0%} {generator:<8} {cells} {total:>4.0f}% {lowest:>5.0f}% "
+                f"{share:>5.0%} {generator:<10} {cells} {total:>4.0f}% {lowest:>5.0f}% "
                 f"{o.stale:>5} {o.over:>4} {len(o.errors):>6}"
             )
     out("")

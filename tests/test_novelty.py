@@ -11,6 +11,8 @@ from factories import ai, ai_tool_call, human, system, tool_result
 from hypothesis import given
 from hypothesis import strategies as st
 
+from langgraph_compact.compaction.candidates import SALIENCE
+from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.novelty import NOVEL_SALIENCE
 from langgraph_compact.compaction.summarize import SummaryRequest, extract_span
 from langgraph_compact.tokens import TokenCounter
@@ -47,3 +49,24 @@ def test_an_assistant_sentence_introducing_a_value_outranks_one_repeating_it(
     call = ai_tool_call("bash", {"command": f"cat {w}.conf"}, id="c")
     printed = tool_result(call, f"{w}_setting = {v}\nok", id="t")
     assert _weight([call, printed, said], text) < NOVEL_SALIENCE["ai"]
+
+
+names = st.builds(lambda a, b, c: f"{a}.{b}.max_{c}", word, word, word)
+
+
+@given(names, word)
+def test_an_assistant_sentence_naming_a_dotted_name_is_kept(name: str, w: str) -> None:
+    """A name joined by dots (a setting, a module, an image) is a value, though it holds no
+    digit: the assistant sentence naming it is an item, not dropped as chatter."""
+    text = f"The {w} knob that matters here is {name}; everything else is default."
+    items = [i for _, i in extract_items(ai(f"Checked.\n\n{text}", id="a"), 3, {})]
+    assert any(name in i.text for i in items), items
+
+
+@given(st.one_of(value, names), word)
+def test_a_user_naming_a_value_in_words_no_cue_knows_ranks_with_stated_facts(
+    v: str, w: str
+) -> None:
+    text = f"Build the {w} images on top of {v} if possible; the team likes it."
+    items = [i for _, i in extract_items(human(text, id="u"), 3, {})]
+    assert items and max(i.salience for i in items) >= SALIENCE["human.fact"] - 0.1, items

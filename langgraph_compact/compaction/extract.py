@@ -195,8 +195,10 @@ def _text_items(
         said = chat or (role == "ai" and _names_a_value(sentence))
         if not found and said and says_something(sentence):
             # what the user said in a turn of a conversation, or an assistant sentence
-            # stating a value no recognizer took: kept in its own words
-            weight = SALIENCE["human.note" if role == "human" else "ai.note"]
+            # stating a value no recognizer took: kept in its own words; the user naming a
+            # value ranks with the values they state, whatever words carry it
+            named = role == "human" and _names_a_value(sentence)
+            weight = SALIENCE["human.fact" if named else f"{role}.note"]
             found = present(
                 [item(Section.CRITICAL, src.slice(a, b), src.id, seq,
                       key=f"said:{tx.norm(sentence)[:60]}", kind="note",
@@ -222,14 +224,13 @@ def _said_with(found: list[Candidate], sentence: str) -> list[Candidate]:
 
 
 def _names_a_value(sentence: str) -> bool:
-    """A sentence naming something concrete: a value as specific as an id or a path."""
-    return any(tx.specificity(v) >= AI_NOTE_SPECIFICITY for v in quote_values(sentence))
+    """A sentence naming something concrete: a value that names one thing (``is_name``:
+    an id, a path, a host, a dotted or colon-joined name such as ``svc.pool.max_conns``)."""
+    return any(tx.is_name(v) for v in quote_values(sentence))
 
 
 AI_FACT_SPECIFICITY = 0.4
 """How specific the value of an assistant's "X is Y" must be for it to be a fact."""
-AI_NOTE_SPECIFICITY = 0.5
-"""How specific a value must be for an assistant sentence stating it to be kept."""
 
 
 def _human_items(message: HumanMessage, seq: int) -> list[Candidate]:

@@ -1,0 +1,241 @@
+"""A second held-out canary generator, written after the recognizers it measures.
+
+``heldout.py`` has been read while changing recognizers, so it is no longer fully held
+out. This one was written once, after the changes it measures, from none of the
+templates of ``canaries.py`` or ``heldout.py``: other sentence shapes (questions turned
+statements, lists, parentheticals, tables), other value shapes (ARNs, image tags, cron
+lines, DSNs, UUIDs, emails, S3 URIs, durations, Cyrillic and Greek labels) and other
+carriers (a markdown table in a tool output, a YAML list, a note inside a long assistant
+message). Do not tune recognizers against it; when it has been read for that, write
+another.
+
+``plant`` keeps the tool protocol intact: human canaries are new human turns, tool
+canaries new call/result pairs, assistant canaries are appended to an assistant message;
+everything lands in the first ``span`` of the run, so later turns follow it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+__all__ = ["KINDS", "Canary", "plant"]
+
+KINDS = (
+    "constraint",
+    "safety",
+    "preference",
+    "tool_fact",
+    "tool_error",
+    "ai_path",
+    "arg_identifier",
+    "decision",
+    "goal_change",
+    "correction",
+)
+
+
+@dataclass(frozen=True)
+class Canary:
+    kind: str
+    text: str
+    probe: str
+    stale: str | None = None
+    position: int = 0
+
+
+_NOUNS = "otter falcon maple quartz saffron tundra velvet walnut yarrow zephyr aspen birch".split()
+_LABELS = ("Кедр", "Берёза", "Αθήνα", "Δέλτα", "Ångström", "Señora", "Ñandú", "Göteborg")
+
+
+def _n(r: random.Random) -> str:
+    return r.choice(_NOUNS)
+
+
+_VALUES: dict[str, Callable[[random.Random], str]] = {
+    "arn": lambda r: f"arn:aws:sqs:eu-central-1:{r.randint(10**11, 10**12 - 1)}:{_n(r)}-queue",
+    "image": lambda r: f"registry.local/{_n(r)}/{_n(r)}:{r.randint(1, 9)}.{r.randint(0, 30)}",
+    "cron": lambda r: f"*/{r.choice((5, 10, 15, 20))} {r.randint(0, 23)} * * {r.randint(1, 5)}",
+    "dsn": lambda r: f"postgres://svc@{_n(r)}-db:{r.randint(5400, 5499)}/{_n(r)}",
+    "uuid": lambda r: "-".join(
+        "".join(r.choice("0123456789abcdef") for _ in range(k)) for k in (8, 4, 4, 4, 12)
+    ),
+    "email": lambda r: f"{_n(r)}.{_n(r)}@corp.example",
+    "s3": lambda r: f"s3://{_n(r)}-artifacts/{r.randint(2024, 2027)}/{_n(r)}.tar.zst",
+    "duration": lambda r: f"{r.randint(2, 95)}m{r.randint(10, 59)}s",
+    "label": lambda r: f"{r.choice(_LABELS)}-{r.randint(100, 999)}",
+    "ref": lambda r: f"refs/heads/{_n(r)}-{r.randint(100, 999)}",
+    "port": lambda r: f"port {r.randint(20000, 29999)}",
+    "money": lambda r: f"€{r.randint(1, 9)},{r.randint(100, 999)}.{r.randint(10, 99)}",
+    "semver": lambda r: f"~{r.randint(1, 6)}.{r.randint(0, 19)}",
+    "ipv6": lambda r: f"fd00:{r.randint(10, 99)}::{r.randint(100, 999)}",
+    "dotted": lambda r: f"{_n(r)}.{_n(r)}.max_{r.choice(('conns', 'retries', 'bytes'))}",
+    "srcref": lambda r: f"src/{_n(r)}/{_n(r)}.rs#L{r.randint(10, 900)}",
+}
+
+# kind shape | template; {v} is the probe. Tool bodies are "$ command\n output", arg bodies
+# "argname || output", corrections "first || later" with {v} each side's value, {old}
+# the superseded one.
+_TABLE = r"""
+constraint arn | For the record, the only queue we're cleared to publish to is {v}.
+constraint semver | Pin the client to {v} in every manifest — that range is what ops signed off.
+constraint duration | Keep every job under {v} wall time, or the scheduler kills it.
+constraint email | Every change request goes to {v} for approval before it ships.
+safety dsn | Whatever happens, no DROP or TRUNCATE on {v}.
+safety s3 | Treat {v} as read-only: it's the legal hold copy.
+safety ref | Nobody rebases {v}. Ever.
+preference label | My preference, if you need a tag for the fixtures: {v}.
+preference cron | I'd schedule it as {v} — keeps it off the peak hours.
+preference image | Build on top of {v} if possible; it's the base we like.
+tool_fact uuid | $ cat deploy/state.json | jq .tenant\n"{v}"
+tool_fact ipv6 | $ ip -6 addr show dev eth1 | grep inet6\n    inet6 {v}/64 scope global
+tool_fact money | $ ./bin/quote --plan team\n| plan | monthly |\n|---|---|\n| team | {v} |
+tool_fact duration | $ kubectl get job nightly\nNAME    COMPLETIONS   DURATION\nnightly   1/1   {v}
+tool_error arn | $ aws sqs send-message\nAn error occurred (AccessDenied) calling SendMessage on {v}
+tool_error image | $ docker pull\nError response from daemon: manifest for {v} not found
+tool_error dsn | $ alembic upgrade head\nsqlalchemy.exc.OperationalError: could not connect to {v}
+tool_error srcref | $ cargo test\nthread 'main' panicked at {v}: index out of bounds
+ai_path srcref |  (Root cause spotted in {v}.)
+ai_path s3 | \n\nFor later: the nightly dump I diffed against sits in {v}.
+ai_path dotted | \n\nThe knob that matters here is {v}; everything else is default.
+arg_identifier uuid | tenant_uuid || tenant loaded
+arg_identifier email | notify || queued for delivery
+arg_identifier ref | branch || checked out
+arg_identifier image | image || pulled
+decision image | \n\nAfter weighing both, {v} wins: the slim one lacked libssl.
+decision cron | \n\nGoing forward the sync runs on {v}; the hourly one was overkill.
+decision port | \n\nThe sidecar gets {v} — nothing else listens there.
+decision label | \n\nLocking in {v} as the release codename, no more bikeshedding.
+goal_change s3 | Drop the refactor. What I actually need today is a restore test from {v}.
+goal_change email | Priority shift: the complaint from {v} comes first now.
+goal_change ref | Park this. Please get {v} mergeable instead.
+correction dsn | Staging data is on {v}. || Update: staging moved, it's {v} now.
+correction duration | Budget {v} per run. || We measured again — budget {v} per run, not {old}.
+correction port | The mock listens on {v}. || $ ss -ltn | grep mock\nLISTEN 0 128 *:{num} mock
+correction label | Tag the build {v}. || Retag please: {v} replaces {old}.
+"""
+_T: dict[str, list[tuple[str, str]]] = {k: [] for k in KINDS}
+for _row in _TABLE.strip().splitlines():
+    _head, _body = _row.split(" | ", 1)
+    _kind, _shape = _head.split()
+    _T[_kind].append((_shape, _body.replace(r"\n", "\n")))
+
+
+def _split(body: str) -> tuple[str | None, str]:
+    if body.startswith("$ "):
+        cmd, _, out = body[2:].partition("\n")
+        return cmd, out
+    return None, body
+
+
+class _Planter:
+    def __init__(self, messages: Sequence[BaseMessage], seed: int, span: float, tool: str):
+        self.r = random.Random(seed * 7919 + 11)
+        self.msgs = list(messages)
+        self.seed, self.tool, self.n = seed, tool, 0
+        self.limit = max(3, min(len(self.msgs) - 1, int(span * len(self.msgs))))
+        self.text = "\n".join(str(m.content) for m in self.msgs)
+        self.used: list[str] = []
+        self.edited: set[str] = set()
+
+    def value(self, shape: str, avoid: str = "") -> str:
+        for _ in range(300):
+            v = _VALUES[shape](self.r)
+            if v not in self.text and all(
+                v not in u and u not in v for u in [*self.used, avoid] if u
+            ):
+                self.used.append(v)
+                return v
+        raise ValueError(f"no fresh {shape} value")
+
+    def _id(self, kind: str) -> str:
+        self.n += 1
+        return f"heldout-b-{self.seed}-{self.n}-{kind}"
+
+    def _slot(self, after: int = 1) -> int:
+        turns = [
+            i
+            for i in range(max(2, after + 1), len(self.msgs))
+            if isinstance(self.msgs[i], AIMessage) and not isinstance(self.msgs[i - 1], AIMessage)
+        ]
+        early = [i for i in turns if i <= self.limit] or turns
+        if not early:
+            raise ValueError("no turn boundary")
+        return self.r.choice(early)
+
+    def add(self, kind: str, cmd: str | None, text: str, after: int = 1,
+            args: dict[str, str] | None = None) -> BaseMessage:  # fmt: skip
+        at = self._slot(after)
+        if cmd is None and args is None:
+            msg: BaseMessage = HumanMessage(text, id=self._id(kind))
+            self.msgs.insert(at, msg)
+            self.limit += 1
+            return msg
+        cid = f"call_hb_{self.seed}_{self.n + 1}"
+        ai = AIMessage("", tool_calls=[{"id": cid, "name": self.tool,
+                                        "args": args or {"command": cmd or ""}}],
+                       id=self._id(kind))  # fmt: skip
+        tm = ToolMessage(text, tool_call_id=cid, name=self.tool, id=self._id(kind))
+        self.msgs[at:at] = [ai, tm]
+        self.limit += 2
+        return ai if args is not None else tm
+
+    def append(self, kind: str, addition: str) -> BaseMessage:
+        spots = [
+            i
+            for i, m in enumerate(self.msgs[: self.limit])
+            if isinstance(m, AIMessage) and isinstance(m.content, str) and m.content.strip()
+            and not (m.id or "").startswith("heldout-b") and m.id not in self.edited
+        ]  # fmt: skip
+        if not spots:
+            raise ValueError("no assistant text to append to")
+        i = self.r.choice(spots)
+        old = self.msgs[i]
+        self.msgs[i] = old.model_copy(update={"content": f"{old.content}{addition}"})
+        self.edited.add(old.id or "")
+        return self.msgs[i]
+
+    def plant(self, kind: str) -> tuple[Canary, BaseMessage]:
+        shape, body = self.r.choice(_T[kind])
+        if kind == "correction":
+            first, later = body.split(" || ")
+            old, new = self.value(shape), self.value(shape, avoid="")
+            num = new.split()[-1]
+            c1, t1 = _split(first)
+            carrier = self.add("stale", c1, t1.format(v=old))
+            at = self.msgs.index(carrier)
+            c2, t2 = _split(later)
+            probe = num if c2 is not None else new
+            stale = old.split()[-1] if c2 is not None else old
+            text = t2.format(v=new, old=old, num=num)
+            return Canary(kind, text, probe, stale), self.add(kind, c2, text, after=at + 1)
+        v = self.value(shape)
+        if kind == "arg_identifier":
+            name, output = body.split(" || ")
+            return Canary(kind, f"{name}={v}", v), self.add(kind, None, output, args={name: v})
+        if kind in ("ai_path", "decision"):
+            text = body.format(v=v)
+            return Canary(kind, text, v), self.append(kind, text)
+        cmd, text = _split(body)
+        return Canary(kind, text.format(v=v), v), self.add(kind, cmd, text.format(v=v))
+
+
+def plant(
+    messages: Sequence[BaseMessage],
+    seed: int,
+    kinds: Sequence[str] = KINDS,
+    *,
+    span: float = 0.75,
+    tool_name: str | None = None,
+) -> tuple[list[BaseMessage], list[Canary]]:
+    """A copy of ``messages`` with one canary of each of ``kinds``, and the canaries."""
+    tool = tool_name or next(
+        (m.name for m in messages if isinstance(m, ToolMessage) and m.name), "bash"
+    )
+    p = _Planter(messages, seed, span, tool)
+    planted = [p.plant(kind) for kind in kinds]
+    where = {id(m): i for i, m in enumerate(p.msgs)}
+    return p.msgs, [Canary(c.kind, c.text, c.probe, c.stale, where[id(m)]) for c, m in planted]
