@@ -1,7 +1,8 @@
 """Supersession by subject: a later value for the same subject replaces the earlier one.
 
 Every form a correction takes ("not X", "instead of X", "X is abandoned", "moved from X
-to Y", "no longer X", a plain restatement, a tool printing the new value) is tried for
+to Y", "no longer X", a plain restatement, "the X moved, it's Y now" in one word of the
+subject, a tool printing the new value) is tried for
 subjects with different value shapes, at three budgets: the summary shows the current
 value and never the stale one. A value that is only mentioned again, or a like value of
 another subject, supersedes nothing.
@@ -32,6 +33,7 @@ FORMS = {
     "moved": "The {s} moved from {old} to {new}.",
     "no longer": "The {s} is no longer {old}; it is {new}.",
     "restated": "The {s} is {new}.",
+    "update": "Update: the {w} moved, it's {new} now.",  # one word of the subject
     "tool": None,  # the new value printed by a tool
 }
 BUDGETS = (2_000, 4_000, 8_000)
@@ -60,7 +62,8 @@ def _history(subject: str, form: str, budget: int) -> tuple[list[BaseMessage], s
         call = ai_tool_call("bash", {"command": "cat deploy.yaml"}, id="cfg-call")
         raw += [call, tool_result(call, f"release: 4\n{key}: {new}\nowner: ops", id="new")]
     else:
-        raw.append(human(template.format(s=name, old=old, new=new), id="new"))
+        said = template.format(s=name, w=name.split()[-1], old=old, new=new)
+        raw.append(human(said, id="new"))
     raw += _filler(turns, turns)
     return raw, old, new
 

@@ -34,7 +34,8 @@ line = st.integers(1, 9999)
 posix = st.builds(lambda a, b, n, c: f"{a}/{b}.py:{n}:{c}", word, word, line, line)
 windows = st.builds(lambda a, b, n: f"C:\\Users\\{a}\\{b}{n}\\keys.json", word, word, line)
 host = st.builds(lambda w, n, p: f"{w}-{n}.internal:{p}", word, st.integers(2, 99), line)
-cited = st.one_of(posix, windows, st.builds(lambda a, n: f"{a}.py:{n}", word, line))
+anchored = st.builds(lambda a, b, n: f"src/{a}/{b}.rs#L{n}", word, word, line)
+cited = st.one_of(posix, windows, anchored, st.builds(lambda a, n: f"{a}.py:{n}", word, line))
 
 
 @given(cited, st.sampled_from(["The offending call is {p}, inside the loop.",
@@ -45,7 +46,7 @@ def test_a_cited_path_is_shown_as_written_and_keyed_by_its_file(path: str, frame
     items = extract_items(ai(frame.format(p=path), id="a"), 3, {})
     files = [i for s, i in items if s is Section.FILES_READ]
     assert [(i.text, i.key) for i in files] == [(path, f"file:{file_key(path)}")]
-    assert file_key(path) in path and not re.search(r":\d+$", file_key(path))
+    assert file_key(path) in path and not re.search(r"(:|#L)\d+$", file_key(path))
     pieces = [i.key for _, i in items if (i.key or "").startswith("id:") and i.key[3:] in path]
     assert pieces == [], pieces  # no id made of a piece of the path
 

@@ -267,7 +267,7 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
         not implicit
         or not new.values
         or not old.values
-        or not (same_subject(new.subject, old.subject) or new.names & old.names or _keyed(new, old))
+        or not (same_subject(new.subject, old.subject) or new.names & old.names or _tied(new, old))
     ):
         return ()
     shared = new.folded & old.folded
@@ -279,10 +279,14 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
     return tuple(v for v in gone if any(_comparable(v, w) for w in came))
 
 
-def _keyed(new: Statement, old: Statement) -> bool:
-    """The same words and no names: ``memory: 5568MiB`` then ``memory: 7168MiB``. Named
-    settings (``setting_3 = 1003``, ``setting_4 = 1004``) are one subject only by name."""
-    return bool(new.subject) and new.subject == old.subject and not (new.names or old.names)
+def _tied(new: Statement, old: Statement) -> bool:
+    """One subject in other ways: the same words and no names (``memory: 5568MiB`` then
+    ``memory: 7168MiB``; named settings, ``setting_3 = 1003`` and ``setting_4 = 1004``, are
+    one subject only by name), or a statement saying its subject changed in words all of
+    which the old one used ("Update: staging moved, it's Y now" after "Staging data is on
+    X")."""
+    keyed = new.subject == old.subject and not (new.names or old.names)
+    return bool(new.subject) and (keyed or (new.changes and new.subject <= old.subject))
 
 
 def moved_values(

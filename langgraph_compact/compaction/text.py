@@ -220,12 +220,13 @@ _PATH = re.compile(
     r"(?:(?<![\w\\:])(?:[A-Za-z]:\\)?(?:[\w.$-]+\\)+[\w.$-]+\.[A-Za-z]\w{0,7}\b"
     r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
     r"|(?<![\w/.\\:-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
-    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b)(?::\d+(?:[:-]\d+){0,2}\b)?"
+    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b)"
+    r"(?::\d+(?:[:-]\d+){0,2}\b|#L\d+(?:-L?\d+)?\b)?"
 )
 """A path as written, POSIX or Windows (with its drive, or relative), with the location it
-cites (``app.py:112:12``, ``x.py:12-15``): the location is part of the value. Not the tail
-of a URL (``host:8080/a/b.py``)."""
-_LOCATION = re.compile(r"(?::\d+)+$")
+cites (``app.py:112:12``, ``x.py:12-15``, ``src/a.rs#L40``): the location is part of the
+value. Not the tail of a URL (``host:8080/a/b.py``)."""
+_LOCATION = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 
 
 def file_key(path: str) -> str:
