@@ -23,6 +23,7 @@ from langgraph_compact.compaction.strike import (
     states_a_value,
 )
 from langgraph_compact.compaction.subject import (
+    Statement,
     index_words,
     moved_values,
     statement,
@@ -71,6 +72,13 @@ def merge_items(
     templates: dict[str, str] = {}  # error template -> its slot in Critical Context
     about: dict[str, set[tuple[Section, str]]] = {}  # subject word -> statement slots
     slots = itertools.count()
+    read: dict[int, tuple[SummaryItem, Statement]] = {}  # each held item is read once
+
+    def statement_of(item: SummaryItem) -> Statement:
+        held = read.get(id(item))
+        if held is None or held[0] is not item:
+            held = read[id(item)] = (item, item_statement(item))
+        return held[1]
 
     def put(section: Section, item: SummaryItem) -> None:
         slot = item.key or f"\x00{next(slots)}"
@@ -121,10 +129,10 @@ def merge_items(
             same = old.key == item.key  # replaced by its key below; its values still count
             implicit = restated(old, item)
             if said_order(old) > said_order(item):
-                if not same and superseded_values(item_statement(old), mine, implicit=implicit):
+                if not same and superseded_values(statement_of(old), mine, implicit=implicit):
                     return None  # said before what is held: already out of date
                 continue
-            was = item_statement(old)
+            was = statement_of(old)
             gone = () if same else superseded_values(mine, was, implicit=implicit)
             moved = moved_values(mine, was, said - value_tokens(was.values)) if implicit else ()
             if moved:  # "switch from X to Y": X is shown no more, here or there

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
@@ -276,6 +277,12 @@ def value_spans(text: str) -> list[tuple[int, int]]:
     ...     "The staging window is 09:00 UTC.")]
     ['09:00', 'UTC']
     """
+    return list(_value_spans(text))
+
+
+@lru_cache(maxsize=8192)
+def _value_spans(text: str) -> tuple[tuple[int, int], ...]:
+    # cached: a merge compares each new item with every held one on the same subject
     out: list[tuple[int, int]] = []
     first = True
     for m in _TOKEN.finditer(text):
@@ -288,7 +295,7 @@ def value_spans(text: str) -> list[tuple[int, int]]:
         if token and _is_value(token, first):
             out.append((a, b))
         first = bool(re.search(r"[.!?:]$", m.group(0)))
-    return out
+    return tuple(out)
 
 
 def values(text: str) -> list[str]:
