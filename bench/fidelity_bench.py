@@ -20,13 +20,13 @@ a correction is stale if its old value appears in a message that is not a verbat
 message (a summary). Also printed: input tokens against the full history, over-budget
 calls, protocol violations, summarizer-model calls.
 
-Every run is made three times: with the bench's canaries and with two held-out
-generators (``heldout.py``, and ``heldout_b.py``, written after the recognizers it
-measures and not tuned against), reported side by side. A full run fails when a kind of
-ours drops more than ``MAX_DROP`` points against the previous release's figures
-(``results/fidelity-baseline.json``), or shows more stale values, so a gain on one
-column cannot hide a loss on the other; the report is published either way, with the
-losses listed under it.
+Every run is made with the bench's canaries and with three held-out generators
+(``heldout.py``, ``heldout_b.py``, and ``heldout_c.py``, written after the recognizers it
+measures and not tuned against; ``_generators.py``), reported side by side. A full run
+fails when a kind of ours drops more than ``MAX_DROP`` points against the previous
+release's figures (``results/fidelity-baseline.json``), or shows more stale values, so a
+gain on one column cannot hide a loss on the other; the report is published either way,
+with the losses listed under it.
 
 Run ``python bench/fidelity_bench.py`` (``--quick``: 8 trajectories, 1 seed).
 """
@@ -50,10 +50,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import canaries
-import heldout
-import heldout_b
 from _corpus import corpus_files
+from _generators import GENERATORS
 from _report import captured, publish
 from canaries import KINDS
 
@@ -162,15 +160,6 @@ def _derived(projection: Sequence[BaseMessage], raw: Sequence[BaseMessage]) -> s
     ).lower()
 
 
-GENERATORS = {
-    "canaries": canaries.plant,
-    "held-out": heldout.plant,
-    "held-out-b": heldout_b.plant,
-}
-"""The bench's own canaries and two independently written generators (other templates,
-vocabulary, value shapes and positions): ``heldout.py``, which has since been read while
-recognizers changed, and ``heldout_b.py``, written after them and not tuned against. The
-gap between the columns is what the recognizers overfit."""
 MAX_DROP = 2.0
 """Points a kind may lose against the previous published figures before the bench fails."""
 GATED = ("ours", "ours+llm")
@@ -222,8 +211,8 @@ def report(
         f"kind per run ({n} per kind and budget); % of canaries visible at the last model call."
     )
     print(
-        "Three generators: the bench's own canaries, and held-out ones written independently "
-        "(bench/heldout.py, bench/heldout_b.py; the second never tuned against)."
+        "Four generators: the bench's own canaries, and held-out ones written independently "
+        "(bench/heldout.py, heldout_b.py, heldout_c.py; the last never tuned against)."
     )
     print()
     short = {k: k.replace("arg_identifier", "arg_id").replace("goal_change", "goal") for k in KINDS}

@@ -9,18 +9,16 @@ carriers (a markdown table in a tool output, a YAML list, a note inside a long a
 message). Do not tune recognizers against it; when it has been read for that, write
 another.
 
-``plant`` keeps the tool protocol intact: human canaries are new human turns, tool
-canaries new call/result pairs, assistant canaries are appended to an assistant message;
-everything lands in the first ``span`` of the run, so later turns follow it.
+``plant`` keeps the tool protocol intact (``_plant.py``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from _plant import Canary, parse_table, plant_with
+from langchain_core.messages import BaseMessage
 
 __all__ = ["KINDS", "Canary", "plant"]
 
@@ -36,15 +34,6 @@ KINDS = (
     "goal_change",
     "correction",
 )
-
-
-@dataclass(frozen=True)
-class Canary:
-    kind: str
-    text: str
-    probe: str
-    stale: str | None = None
-    position: int = 0
 
 
 _NOUNS = "otter falcon maple quartz saffron tundra velvet walnut yarrow zephyr aspen birch".split()
@@ -76,9 +65,7 @@ _VALUES: dict[str, Callable[[random.Random], str]] = {
     "srcref": lambda r: f"src/{_n(r)}/{_n(r)}.rs#L{r.randint(10, 900)}",
 }
 
-# kind shape | template; {v} is the probe. Tool bodies are "$ command\n output", arg bodies
-# "argname || output", corrections "first || later" with {v} each side's value, {old}
-# the superseded one.
+# kind shape | template (the row format of ``_plant.py``)
 _TABLE = r"""
 constraint arn | For the record, the only queue we're cleared to publish to is {v}.
 constraint semver | Pin the client to {v} in every manifest — that range is what ops signed off.
@@ -117,110 +104,7 @@ correction duration | Budget {v} per run. || We measured again — budget {v} pe
 correction port | The mock listens on {v}. || $ ss -ltn | grep mock\nLISTEN 0 128 *:{num} mock
 correction label | Tag the build {v}. || Retag please: {v} replaces {old}.
 """
-_T: dict[str, list[tuple[str, str]]] = {k: [] for k in KINDS}
-for _row in _TABLE.strip().splitlines():
-    _head, _body = _row.split(" | ", 1)
-    _kind, _shape = _head.split()
-    _T[_kind].append((_shape, _body.replace(r"\n", "\n")))
-
-
-def _split(body: str) -> tuple[str | None, str]:
-    if body.startswith("$ "):
-        cmd, _, out = body[2:].partition("\n")
-        return cmd, out
-    return None, body
-
-
-class _Planter:
-    def __init__(self, messages: Sequence[BaseMessage], seed: int, span: float, tool: str):
-        self.r = random.Random(seed * 7919 + 11)
-        self.msgs = list(messages)
-        self.seed, self.tool, self.n = seed, tool, 0
-        self.limit = max(3, min(len(self.msgs) - 1, int(span * len(self.msgs))))
-        self.text = "\n".join(str(m.content) for m in self.msgs)
-        self.used: list[str] = []
-        self.edited: set[str] = set()
-
-    def value(self, shape: str, avoid: str = "") -> str:
-        for _ in range(300):
-            v = _VALUES[shape](self.r)
-            if v not in self.text and all(
-                v not in u and u not in v for u in [*self.used, avoid] if u
-            ):
-                self.used.append(v)
-                return v
-        raise ValueError(f"no fresh {shape} value")
-
-    def _id(self, kind: str) -> str:
-        self.n += 1
-        return f"heldout-b-{self.seed}-{self.n}-{kind}"
-
-    def _slot(self, after: int = 1) -> int:
-        turns = [
-            i
-            for i in range(max(2, after + 1), len(self.msgs))
-            if isinstance(self.msgs[i], AIMessage) and not isinstance(self.msgs[i - 1], AIMessage)
-        ]
-        early = [i for i in turns if i <= self.limit] or turns
-        if not early:
-            raise ValueError("no turn boundary")
-        return self.r.choice(early)
-
-    def add(self, kind: str, cmd: str | None, text: str, after: int = 1,
-            args: dict[str, str] | None = None) -> BaseMessage:  # fmt: skip
-        at = self._slot(after)
-        if cmd is None and args is None:
-            msg: BaseMessage = HumanMessage(text, id=self._id(kind))
-            self.msgs.insert(at, msg)
-            self.limit += 1
-            return msg
-        cid = f"call_hb_{self.seed}_{self.n + 1}"
-        ai = AIMessage("", tool_calls=[{"id": cid, "name": self.tool,
-                                        "args": args or {"command": cmd or ""}}],
-                       id=self._id(kind))  # fmt: skip
-        tm = ToolMessage(text, tool_call_id=cid, name=self.tool, id=self._id(kind))
-        self.msgs[at:at] = [ai, tm]
-        self.limit += 2
-        return ai if args is not None else tm
-
-    def append(self, kind: str, addition: str) -> BaseMessage:
-        spots = [
-            i
-            for i, m in enumerate(self.msgs[: self.limit])
-            if isinstance(m, AIMessage) and isinstance(m.content, str) and m.content.strip()
-            and not (m.id or "").startswith("heldout-b") and m.id not in self.edited
-        ]  # fmt: skip
-        if not spots:
-            raise ValueError("no assistant text to append to")
-        i = self.r.choice(spots)
-        old = self.msgs[i]
-        self.msgs[i] = old.model_copy(update={"content": f"{old.content}{addition}"})
-        self.edited.add(old.id or "")
-        return self.msgs[i]
-
-    def plant(self, kind: str) -> tuple[Canary, BaseMessage]:
-        shape, body = self.r.choice(_T[kind])
-        if kind == "correction":
-            first, later = body.split(" || ")
-            old, new = self.value(shape), self.value(shape, avoid="")
-            num = new.split()[-1]
-            c1, t1 = _split(first)
-            carrier = self.add("stale", c1, t1.format(v=old))
-            at = self.msgs.index(carrier)
-            c2, t2 = _split(later)
-            probe = num if c2 is not None else new
-            stale = old.split()[-1] if c2 is not None else old
-            text = t2.format(v=new, old=old, num=num)
-            return Canary(kind, text, probe, stale), self.add(kind, c2, text, after=at + 1)
-        v = self.value(shape)
-        if kind == "arg_identifier":
-            name, output = body.split(" || ")
-            return Canary(kind, f"{name}={v}", v), self.add(kind, None, output, args={name: v})
-        if kind in ("ai_path", "decision"):
-            text = body.format(v=v)
-            return Canary(kind, text, v), self.append(kind, text)
-        cmd, text = _split(body)
-        return Canary(kind, text.format(v=v), v), self.add(kind, cmd, text.format(v=v))
+_T = parse_table(_TABLE, KINDS)
 
 
 def plant(
@@ -232,10 +116,7 @@ def plant(
     tool_name: str | None = None,
 ) -> tuple[list[BaseMessage], list[Canary]]:
     """A copy of ``messages`` with one canary of each of ``kinds``, and the canaries."""
-    tool = tool_name or next(
-        (m.name for m in messages if isinstance(m, ToolMessage) and m.name), "bash"
-    )
-    p = _Planter(messages, seed, span, tool)
-    planted = [p.plant(kind) for kind in kinds]
-    where = {id(m): i for i, m in enumerate(p.msgs)}
-    return p.msgs, [Canary(c.kind, c.text, c.probe, c.stale, where[id(m)]) for c, m in planted]
+    return plant_with(
+        messages, seed, kinds, span=span, tool_name=tool_name,
+        values=_VALUES, table=_T, prefix="heldout-b", salt=11,
+    )  # fmt: skip

@@ -2,7 +2,7 @@
 
 A rotated session's hand-off, a pasted brief, or a compactor of compactors hands the next
 run one large first message. Every corpus trajectory gets one canary of each kind (from
-the bench's generator and from the held-out ones, ``heldout.py`` and ``heldout_b.py``)
+the bench's generator and from the held-out ones, ``_generators.py``)
 and is compacted by ``compact`` (default ``ExtractiveSummarizer``) at an output budget of
 20% and of 30% of the planted transcript (at least 2,000 tokens). Each round's projection
 is rendered to one text (``role: text`` per message, tool calls with their arguments; the
@@ -31,10 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report
-import canaries
-import heldout
-import heldout_b
 from _corpus import corpus_files
+from _generators import GENERATORS
 from canaries import KINDS
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
@@ -47,11 +45,6 @@ ROUNDS = 5
 SHARES = (0.2, 0.3)
 SEEDS = (1, 2)
 MIN_WINDOW = 2_000
-GENERATORS = {
-    "canaries": canaries.plant,
-    "held-out": heldout.plant,
-    "held-out-b": heldout_b.plant,
-}
 
 
 def render(projection: Sequence[BaseMessage]) -> str:
