@@ -140,3 +140,31 @@ def test_the_packages_own_markers_are_never_items() -> None:
     assert is_junk(f"[superseded by a later identical call cat (result in message m-3); "
                    f"{recall_hint('m-1')}]")  # fmt: skip
     assert not is_junk("row 12 of the log failed with ECONNREFUSED db-3:5432")
+
+
+bare = st.text("bcdfghjklmnpqrstvwxz", min_size=3, max_size=8)  # never "the", "was", ...
+
+
+@given(
+    st.lists(bare, min_size=0, max_size=14),
+    st.lists(bare, min_size=1, max_size=3),
+    st.builds(lambda n, m: f"{n}.{m}", st.integers(0, 99), st.integers(10, 99)),
+    st.booleans(),
+)
+def test_a_fact_shows_its_clause_from_the_start_or_marks_the_cut(
+    lead: list[str], key: list[str], value: str, said: bool
+) -> None:
+    # "A typical value for the effective index of an AR coating is 1.29": the key is the
+    # last words before "is", the subject starts earlier; never "of an AR coating is 1.29"
+    sentence = " ".join(["Measured", *lead, *key, "is", value]) + "."
+    call = ai_tool_call("bash", {"command": "cat notes.txt"}, id="a")
+    message = human(sentence, id="h") if said else tool_result(call, f"ok\n{sentence}", id="t")
+    calls = {c["id"]: c for c in call.tool_calls}
+    facts = [i.text for _, i in extract_items(message, 4, calls) if i.kind == "fact"]
+    shown = [f for f in facts if f.endswith(f"is {value}")]
+    assert shown, facts
+    for text in shown:
+        if text.startswith("…"):
+            assert len(lead) + 1 + len(key) > 8 and sentence.index(text[2:]) > 0
+        else:
+            assert text == sentence.rstrip(".")  # the whole clause, from its first word

@@ -33,7 +33,7 @@ from langgraph_compact.compaction.candidates import (
 from langgraph_compact.compaction.failures import error_lines
 from langgraph_compact.compaction.outputs import output_items, tool_items
 from langgraph_compact.compaction.parse import classify
-from langgraph_compact.compaction.quote import Quote, Source
+from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.readback import parse_rendered_summary, transcript_turns
 from langgraph_compact.compaction.sentences import listed, prose_sentences, says_something
@@ -99,9 +99,11 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
     if not human:  # what the assistant says is a fact only about something specific
         facts = [f for f in facts if tx.specificity(f.value) >= AI_FACT_SPECIFICITY]
     for fact in facts:
-        shown = src.slice(a + fact.start, a + fact.end).without(
-            [(x - fact.start, y - fact.start) for x, y in clauses]
+        start, cut = p.shown_from(sentence, fact)
+        shown = src.slice(a + start, a + fact.end).without(
+            [(x - start, y - start) for x, y in clauses]
         )
+        shown = f"{ELLIPSIS} " + shown if cut else shown
         pinned = human and bool(stale)
         salience = SALIENCE[f"{role}.fact"]
         yield fact_item(

@@ -24,7 +24,7 @@ from langgraph_compact.compaction.candidates import (
     present,
 )
 from langgraph_compact.compaction.failures import error_lines, exit_status, telling
-from langgraph_compact.compaction.quote import Quote, Source, naming
+from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, naming
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.messages import message_text
@@ -88,7 +88,9 @@ def _fact_candidates(
                 continue
             for f in p.facts(line):
                 if tx.specificity(f.value) >= _FACT_SPECIFICITY:
-                    found.append((f.key, f.value, src.slice(a + f.start, a + f.end)))
+                    start, cut = p.shown_from(line, f)
+                    words = src.slice(a + start, a + f.end)
+                    found.append((f.key, f.value, f"{ELLIPSIS} " + words if cut else words))
     # a record of a few fields is an answer; a list of records is a dump, however few of
     # its fields are specific
     stated = len(pairs) if pairs is not None else len(found)

@@ -31,6 +31,7 @@ __all__ = [
     "flagged",
     "goal_change",
     "json_facts",
+    "shown_from",
 ]
 
 # --- facts ----------------------------------------------------------------------------
@@ -177,6 +178,35 @@ def _facts(text: str, base: int) -> list[Fact]:
                 end = _value_end(text, m.start("value"), m["value"], value)
                 out.append(Fact(key, value, base + m.start("key"), base + end))
     return out
+
+
+_CLAUSE_BREAK = re.compile(r"(?:[.;:,(|]|\s[—–-])\s+|^\s*")
+_LEAD_WORDS = 8
+"""Words a fact's clause may hold before its key and still be shown whole."""
+
+
+def shown_from(text: str, fact: Fact) -> tuple[int, bool]:
+    """Where the words showing ``fact`` start in ``text``, and whether that is inside a
+    clause (the caller shows ``…`` there).
+
+    The key is the last few words before "is"; the clause's subject may start earlier
+    ("A typical value for the effective index of an AR coating is 1.29"). Up to
+    ``_LEAD_WORDS`` words, the clause is shown from its start, so the subject is whole;
+    a longer lead is cut, visibly.
+
+    >>> t = "A typical value for the effective index of an AR coating is 1.29."
+    >>> f = facts(t)[0]
+    >>> t[f.start : f.end], t[shown_from(t, f)[0] : f.end]
+    ('of an AR coating is 1.29', 'A typical value for the effective index of an AR coating is 1.29')
+    """
+    lead = text[: fact.start]
+    clause = max((m.end() for m in _CLAUSE_BREAK.finditer(lead)), default=0)
+    words = lead[clause:].split()
+    if not words:
+        return fact.start, False
+    if len(words) <= _LEAD_WORDS:
+        return clause, False
+    return fact.start, True
 
 
 def fact_pairs(text: str) -> list[tuple[str, str]]:
