@@ -14,20 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
+from canaries import Canary
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-__all__ = ["Canary", "Planter", "parse_table", "plant_with"]
-
-
-@dataclass(frozen=True)
-class Canary:
-    kind: str
-    text: str
-    probe: str
-    stale: str | None = None
-    position: int = 0
+__all__ = ["Planter", "parse_table", "plant_with"]
 
 
 def parse_table(table: str, kinds: Sequence[str]) -> dict[str, list[tuple[str, str]]]:

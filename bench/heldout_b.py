@@ -17,23 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from _plant import Canary, parse_table, plant_with
+from _plant import parse_table, plant_with
+from canaries import KINDS, Canary
 from langchain_core.messages import BaseMessage
 
 __all__ = ["KINDS", "Canary", "plant"]
-
-KINDS = (
-    "constraint",
-    "safety",
-    "preference",
-    "tool_fact",
-    "tool_error",
-    "ai_path",
-    "arg_identifier",
-    "decision",
-    "goal_change",
-    "correction",
-)
 
 
 _NOUNS = "otter falcon maple quartz saffron tundra velvet walnut yarrow zephyr aspen birch".split()
