@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from langchain_core.messages import ToolMessage
 
@@ -69,13 +70,44 @@ def _json_quote(src: Source, lo: int, hi: int, path: str, value: str) -> Quote |
     return None
 
 
+def json_facts(text: str, limit: int = 200) -> list[tuple[str, str]] | None:
+    """``(key path, value)`` for the scalar leaves of a JSON tool output, or None.
+
+    >>> json_facts('{"user": {"id": "u_81", "tier": "gold"}, "n": 3}')
+    [('user.id', 'u_81'), ('user.tier', 'gold'), ('n', '3')]
+    """
+    stripped = text.strip()
+    if stripped[:1] not in ("{", "["):
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    out: list[tuple[str, str]] = []
+
+    def walk(value: Any, path: str) -> None:
+        if len(out) >= limit:
+            return
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{path}.{k}" if path else str(k))
+        elif isinstance(value, list):
+            for i, v in enumerate(value[:20]):
+                walk(v, f"{path}[{i}]")
+        elif value is not None and path:
+            out.append((path, str(value)))
+
+    walk(data, "")
+    return out
+
+
 def _fact_candidates(
     src: Source, seq: int, lo: int, hi: int, lines: list[tuple[int, int]], said: set[str]
 ) -> list[Candidate | None]:
     """Up to ``_TOOL_FACTS`` facts, the most specific first, ranked by how answer-like the
     output is."""
     text = src.text[lo:hi]
-    pairs = p.json_facts(text)
+    pairs = json_facts(text)
     found: list[tuple[str, str, Quote | None]] = []
     # every scalar of a record, every "key: value" of a text; only the specific ones are
     # facts ("Expected: Should work" states nothing to keep)

@@ -7,9 +7,8 @@ and they refuse code: a line of a file dump is code, not a fact or an instructio
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from langgraph_compact.compaction.text import is_code_line, norm, specificity
 
@@ -30,7 +29,6 @@ __all__ = [
     "facts",
     "flagged",
     "goal_change",
-    "json_facts",
     "shown_from",
 ]
 
@@ -216,37 +214,6 @@ def fact_pairs(text: str) -> list[tuple[str, str]]:
     ([('max_connections', '417')], [('python', '3.11.7')])
     """
     return [(f.key, f.value) for f in facts(text)]
-
-
-def json_facts(text: str, limit: int = 200) -> list[tuple[str, str]] | None:
-    """``(key path, value)`` for the scalar leaves of a JSON tool output, or None.
-
-    >>> json_facts('{"user": {"id": "u_81", "tier": "gold"}, "n": 3}')
-    [('user.id', 'u_81'), ('user.tier', 'gold'), ('n', '3')]
-    """
-    stripped = text.strip()
-    if stripped[:1] not in ("{", "["):
-        return None
-    try:
-        data = json.loads(stripped)
-    except ValueError:
-        return None
-    out: list[tuple[str, str]] = []
-
-    def walk(value: Any, path: str) -> None:
-        if len(out) >= limit:
-            return
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, f"{path}.{k}" if path else str(k))
-        elif isinstance(value, list):
-            for i, v in enumerate(value[:20]):
-                walk(v, f"{path}[{i}]")
-        elif value is not None and path:
-            out.append((path, str(value)))
-
-    walk(data, "")
-    return out
 
 
 _FLAG = re.compile(
