@@ -28,7 +28,8 @@ release's figures (``results/fidelity-baseline.json``), or shows more stale valu
 gain on one column cannot hide a loss on the other; the report is published either way,
 with the losses listed under it.
 
-Run ``python bench/fidelity_bench.py`` (``--quick``: 8 trajectories, 1 seed).
+Run ``python bench/fidelity_bench.py`` (``--quick``: 8 trajectories, 1 seed; ``--jobs N``:
+N worker processes, the same figures sooner).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,6 +154,16 @@ class Outcome:
     summarizer_calls: int = 0
     errors: list[str] = field(default_factory=list)
 
+    def add(self, other: Outcome) -> None:
+        for kind, n in other.survived.items():
+            self.survived[kind] += n
+        for kind, n in other.planted.items():
+            self.planted[kind] += n
+        for name in ("stale", "input_tokens", "full_tokens", "calls", "over", "violations"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.summarizer_calls += other.summarizer_calls
+        self.errors += other.errors
+
 
 def _derived(projection: Sequence[BaseMessage], raw: Sequence[BaseMessage]) -> str:
     """Text of the projection's messages that are not verbatim raw messages."""
@@ -189,22 +202,37 @@ def run_one(
     out.summarizer_calls += run.summarizer_calls
 
 
+def _cell(generator: str, name: str, tokens: int, seed: int, paths: Sequence[Path]) -> Outcome:
+    """One seed of one strategy at one budget: the unit a worker process runs."""
+    outcome = Outcome()
+    for path in paths:
+        run_one(path, seed, name, tokens, outcome, generator)
+    return outcome
+
+
 def report(
     paths: Sequence[Path],
     seeds: Sequence[int],
     strategies: Sequence[str] = STRATEGIES,
     generators: Sequence[str] = tuple(GENERATORS),
+    jobs: int = 1,
 ) -> dict[str, Any]:
     started = time.perf_counter()
+    cells = [
+        (generator, name, tokens, seed)
+        for generator in generators
+        for tokens in BUDGETS
+        for name in strategies
+        for seed in seeds
+    ]
+    # Every cell is deterministic and independent, so worker processes give the same
+    # figures as one process; results are merged in the order above.
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        run = pool.map if pool is not None else map
+        outcomes = list(run(_cell, *zip(*cells, strict=True), [paths] * len(cells)))
     results: dict[tuple[str, str, int], Outcome] = {}
-    for generator in generators:
-        for tokens in BUDGETS:
-            for name in strategies:
-                outcome = Outcome()
-                for seed in seeds:
-                    for path in paths:
-                        run_one(path, seed, name, tokens, outcome, generator)
-                results[(generator, name, tokens)] = outcome
+    for (generator, name, tokens, _), outcome in zip(cells, outcomes, strict=True):
+        results.setdefault((generator, name, tokens), Outcome()).add(outcome)
     n = len(paths) * len(seeds)
     print(
         f"Canary survival: {len(paths)} trajectories x {len(seeds)} seeds, one canary of each "
@@ -316,13 +344,16 @@ def main() -> None:
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
     parser.add_argument("--generators", default=",".join(GENERATORS))
     parser.add_argument("--write-readme", action="store_true", help="publish to README.md")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (same figures)")
     args = parser.parse_args()
     paths = corpus_files()
     seeds = SEEDS
     if args.quick:
         paths, seeds = paths[::4], (1,)
     with captured() as out:
-        data = report(paths, seeds, tuple(args.strategies.split(",")), args.generators.split(","))
+        data = report(
+            paths, seeds, args.strategies.split(","), args.generators.split(","), args.jobs
+        )
     if args.quick:
         return  # a sample: nothing to compare with the published figures
     dropped = regressions(_previous(), data)
