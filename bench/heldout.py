@@ -325,7 +325,11 @@ class _Planter:
         if kind == "correction":
             old_body, new_body = body.split(" || ")
             old = self.value(shape)
-            new = self.value(shape, avoid=old)
+            if shape == "env":  # the same setting with a new value; another key is a new fact
+                key, value = old.split("=", 1)
+                new = key + "=" + self.value(shape, avoid=value).split("=", 1)[1]
+            else:
+                new = self.value(shape, avoid=old)
             ocmd, otpl = _side(old_body)
             otext = self.human_text(otpl, v=old) if ocmd is None else otpl.format(v=old)
             first = self.insert("stale", (ocmd, otext))

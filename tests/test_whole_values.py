@@ -168,3 +168,25 @@ def test_a_fact_shows_its_clause_from_the_start_or_marks_the_cut(
             assert len(lead) + 1 + len(key) > 8 and sentence.index(text[2:]) > 0
         else:
             assert text == sentence.rstrip(".")  # the whole clause, from its first word
+
+
+@given(
+    st.lists(bare, min_size=2, max_size=6),
+    st.lists(bare, min_size=1, max_size=4),
+    st.one_of(st.integers(100, 99_999).map(str), host.map(json.dumps)),
+)
+def test_an_assistant_sentence_quoting_json_is_kept_whole(
+    before: list[str], after: list[str], value: str
+) -> None:
+    # 'I'll set {"backoff_ms": 990} in the client config.': prose that quotes an object is
+    # not a line of code; the sentence names a value (a number of three digits or more)
+    payload = f'{{"{before[0]}_{after[0]}": {value}}}'
+    sentence = " ".join(["Having", *before, payload, "in", *after]) + "."
+    items = [i for _, i in extract_items(ai(f"Checked.\n\n{sentence}", id="a"), 4, {})]
+    assert any(i.text == sentence for i in items), [i.text for i in items]
+
+
+def test_a_line_of_code_holding_json_is_still_code() -> None:
+    code = 'Checked.\n\n    payload = {"retries": 500, "target": "relay-4.internal:8443"}'
+    items = extract_items(ai(code, id="a"), 4, {})
+    assert [i.text for _, i in items] == ['"target": "relay-4.internal:8443"']

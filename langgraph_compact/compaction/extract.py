@@ -192,7 +192,8 @@ def _text_items(
             continue
         if tx.is_code_line(sentence):
             out.extend(present(written_call_items(src, a, b, seq, role)))
-            continue
+            if not tx.is_prose_quoting_json(sentence):
+                continue  # code: only the values it passes on purpose
         found = _said_with(present(_sentence_items(src, a, b, seq, role)), sentence)
         said = chat or (role == "ai" and _names_a_value(sentence))
         if not found and said and says_something(sentence):
