@@ -171,8 +171,8 @@ def test_a_fact_shows_its_clause_from_the_start_or_marks_the_cut(
 
 
 @given(
-    st.lists(bare, min_size=2, max_size=6),
-    st.lists(bare, min_size=1, max_size=4),
+    st.lists(bare, min_size=5, max_size=8),
+    st.lists(bare, min_size=3, max_size=5),
     st.one_of(st.integers(100, 99_999).map(str), host.map(json.dumps)),
 )
 def test_an_assistant_sentence_quoting_json_is_kept_whole(
@@ -180,13 +180,19 @@ def test_an_assistant_sentence_quoting_json_is_kept_whole(
 ) -> None:
     # 'I'll set {"backoff_ms": 990} in the client config.': prose that quotes an object is
     # not a line of code; the sentence names a value (a number of three digits or more)
-    payload = f'{{"{before[0]}_{after[0]}": {value}}}'
+    payload = f'{{"retries": {value}}}'
     sentence = " ".join(["Having", *before, payload, "in", *after]) + "."
     items = [i for _, i in extract_items(ai(f"Checked.\n\n{sentence}", id="a"), 4, {})]
     assert any(i.text == sentence for i in items), [i.text for i in items]
 
 
-def test_a_line_of_code_holding_json_is_still_code() -> None:
-    code = 'Checked.\n\n    payload = {"retries": 500, "target": "relay-4.internal:8443"}'
-    items = extract_items(ai(code, id="a"), 4, {})
+@pytest.mark.parametrize(
+    "line",
+    [
+        '    payload = {"retries": 500, "target": "relay-4.internal:8443"}',
+        '[Makes two calls: {"retries": 500}, {"target": "relay-4.internal:8443"}]',
+    ],
+)
+def test_a_line_of_code_or_of_payloads_is_still_code(line: str) -> None:
+    items = extract_items(ai(f"Checked.\n\n{line}", id="a"), 4, {})
     assert [i.text for _, i in items] == ['"target": "relay-4.internal:8443"']

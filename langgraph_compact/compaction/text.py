@@ -220,7 +220,8 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def is_prose_quoting_json(line: str) -> bool:
-    """A sentence that quotes a flat JSON object, code only because of it.
+    """A sentence that quotes a flat JSON object, code only because of it: most of it is
+    words, not payload (a caption over a list of payloads is code).
 
     >>> is_prose_quoting_json('I will set {"retries": 5} in the client config.')
     True
@@ -230,6 +231,7 @@ def is_prose_quoting_json(line: str) -> bool:
     rest = _JSON_OBJECT.sub("{}", line)
     return (
         rest != line
+        and 2 * len(rest) >= len(line)
         and not _CODE_START.match(rest)
         and not is_code_line(rest.replace("{}", " "))
         and len(_WORD.findall(rest)) >= 4
