@@ -56,12 +56,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _corpus import corpus_files
 from _generators import GENERATORS
 from _report import captured, publish
-from canaries import KINDS
+from canaries import KINDS, Canary
 
 from langgraph_compact import CompactionSettings, TokenCounter
 from langgraph_compact.messages import message_text
 from langgraph_compact.replay import Strategy, budget_of, make_strategy
-from langgraph_compact.replay.harness import replay_trajectory, seen_text
+from langgraph_compact.replay.harness import ReplayRun, replay_trajectory, seen_text
 from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
@@ -184,8 +184,13 @@ def run_one(
     planted, items = GENERATORS[generator](load_trajectory(path), seed)
     budget = budget_of(tokens)
     run = replay_trajectory(path.stem, planted, strategy(name, tokens), budget, COUNTER)
+    tally(run, items, out, f"{path.stem} seed {seed}")
+
+
+def tally(run: ReplayRun, items: Sequence[Canary], out: Outcome, where: str) -> None:
+    """Add one replay's surviving canaries, stale values and totals to ``out``."""
     if run.error is not None:  # reported, never hidden
-        out.errors.append(f"{path.stem} seed {seed}: {run.error}"[:300])
+        out.errors.append(f"{where}: {run.error}"[:300])
         return
     seen = "\n".join(seen_text(m) for m in run.last_input).lower()
     derived = _derived(run.last_input, run.final_messages)

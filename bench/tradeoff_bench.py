@@ -34,7 +34,6 @@ every 6th trajectory, fidelity on every 12th; a full run takes about 11 minutes 
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -62,7 +61,6 @@ from langgraph_compact.replay import (
     make_strategy,
     replay_trajectory,
 )
-from langgraph_compact.replay.harness import seen_text
 from langgraph_compact.trajectories import load_trajectory
 
 COUNTER = TokenCounter()
@@ -169,19 +167,7 @@ def fidelity(setting: str, tokens: int, planted: Sequence[Planted]) -> fidelity_
     budget = budget_of(tokens)
     for stem, messages, items in planted:
         run = replay_trajectory(stem, messages, fidelity_strategy(setting, tokens), budget, COUNTER)
-        if run.error is not None:  # reported, never hidden
-            out.errors.append(f"{stem}: {run.error}"[:300])
-            continue
-        seen = "\n".join(seen_text(m) for m in run.last_input).lower()
-        derived = fidelity_bench._derived(run.last_input, run.final_messages)
-        for c in items:
-            out.planted[c.kind] += 1
-            out.survived[c.kind] += c.probe.lower() in seen
-            if c.stale and re.search(rf"(?<![\w.]){re.escape(c.stale.lower())}(?!\w)", derived):
-                out.stale += 1
-        out.input_tokens += run.input_tokens
-        out.calls += len(run.calls)
-        out.over += run.over_budget
+        fidelity_bench.tally(run, items, out, stem)
     return out
 
 
