@@ -14,7 +14,7 @@ from langgraph_compact.compaction.candidates import SALIENCE, Candidate, file_it
 from langgraph_compact.compaction.quote import Source, call_sources
 from langgraph_compact.compaction.summary import Section
 
-__all__ = ["arg_items", "written_call_items"]
+__all__ = ["arg_items", "quotes_json_in_prose", "written_call_items"]
 
 _MODIFY_TOOLS = frozenset(
     """edit write write_file create create_file str_replace str_replace_editor apply_patch
@@ -105,6 +105,24 @@ def written_call_items(
             salience=SALIENCE["args.value" if role == "ai" else f"{role}.identifier"],
             origin=role,
         )
+
+
+_JSON_OBJECT = re.compile(r"\{[^{}]*\}")
+
+
+def quotes_json_in_prose(line: str) -> bool:
+    """A sentence, mostly words, quoting a flat JSON object: code only because of it
+    (``tx.is_code_line``), its words still prose. A caption over a list of payloads is not.
+
+    >>> quotes_json_in_prose('Set {"retries": 5} in the client config.')
+    True
+    >>> quotes_json_in_prose('    payload = {"retries": 5}')
+    False
+    """
+    rest = _JSON_OBJECT.sub("{}", line)
+    words = len(re.findall(r"[^\W\d_]{2,}", rest))
+    plain = not tx.is_code_line(rest.replace("{}", " "))
+    return rest != line and 2 * len(rest) >= len(line) and plain and words >= 4
 
 
 def _decoded(quoted: str) -> str:

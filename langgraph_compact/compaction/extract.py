@@ -20,7 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
-from langgraph_compact.compaction.calls import arg_items, written_call_items
+from langgraph_compact.compaction.calls import arg_items, quotes_json_in_prose, written_call_items
 from langgraph_compact.compaction.candidates import (
     SALIENCE,
     Candidate,
@@ -192,7 +192,7 @@ def _text_items(
             continue
         if tx.is_code_line(sentence):
             out.extend(present(written_call_items(src, a, b, seq, role)))
-            if not tx.is_prose_quoting_json(sentence):
+            if not quotes_json_in_prose(sentence):
                 continue  # code: only the values it passes on purpose
         found = _said_with(present(_sentence_items(src, a, b, seq, role)), sentence)
         said = chat or (role == "ai" and _names_a_value(sentence))

@@ -19,7 +19,6 @@ __all__ = [
     "identifiers",
     "is_code_line",
     "is_junk",
-    "is_prose_quoting_json",
     "is_specific",
     "norm",
     "paths",
@@ -213,29 +212,6 @@ def is_code_line(line: str) -> bool:
         return True  # a command line, markup, a literal: punctuation-dense
     indented = len(line) - len(line.lstrip()) >= 4
     return indented and bool(re.search(r"[(){}\[\];]|^\w+(?:\.\w+)* ?[+\-*/]?= ", stripped))
-
-
-_JSON_OBJECT = re.compile(r"\{[^{}]*\}")
-_WORD = re.compile(r"[^\W\d_]{2,}")
-
-
-def is_prose_quoting_json(line: str) -> bool:
-    """A sentence that quotes a flat JSON object, code only because of it: most of it is
-    words, not payload (a caption over a list of payloads is code).
-
-    >>> is_prose_quoting_json('I will set {"retries": 5} in the client config.')
-    True
-    >>> is_prose_quoting_json('    payload = {"retries": 5}')
-    False
-    """
-    rest = _JSON_OBJECT.sub("{}", line)
-    return (
-        rest != line
-        and 2 * len(rest) >= len(line)
-        and not _CODE_START.match(rest)
-        and not is_code_line(rest.replace("{}", " "))
-        and len(_WORD.findall(rest)) >= 4
-    )
 
 
 # --- paths and identifiers ------------------------------------------------------------
