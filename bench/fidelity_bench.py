@@ -159,9 +159,9 @@ class Outcome:
             self.survived[kind] += n
         for kind, n in other.planted.items():
             self.planted[kind] += n
-        for name in ("stale", "input_tokens", "full_tokens", "calls", "over", "violations"):
+        counts = ("stale", "input_tokens", "full_tokens", "calls", "over", "violations")
+        for name in (*counts, "summarizer_calls"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.summarizer_calls += other.summarizer_calls
         self.errors += other.errors
 
 

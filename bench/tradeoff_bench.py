@@ -50,11 +50,8 @@ from _generators import GENERATORS
 from cost_bench import CostTotals
 from langchain_core.messages import BaseMessage
 
-from langgraph_compact import Budget, CompactionSettings, TokenCounter
-from langgraph_compact.compaction import ExtractiveSummarizer
-from langgraph_compact.node import CompactionNode, CompactState
+from langgraph_compact import Budget, TokenCounter
 from langgraph_compact.replay import (
-    CountingSummarizer,
     ReplayRun,
     Strategy,
     budget_of,
@@ -96,10 +93,7 @@ def ours(setting: str, tokens: int) -> Strategy:
         safety_margin=0,
         **fractions,
     )
-    counting = CountingSummarizer(ExtractiveSummarizer())
-    settings = CompactionSettings(budget, counter=COUNTER, summarizer=counting, **caps)
-    node = CompactionNode(settings)
-    return Strategy("ours", CompactState, node, "llm_input_messages", None, lambda: counting.calls)
+    return make_strategy("ours", budget, COUNTER, options=caps)
 
 
 def cost_strategy(setting: str, tokens: int) -> Strategy:

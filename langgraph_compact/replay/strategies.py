@@ -34,7 +34,7 @@ S = min(2000, target / 2)) and one ``TokenCounter``:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict
 
@@ -140,6 +140,7 @@ def make_strategy(
     *,
     summarizer: Summarizer | None = None,
     summary_model: BaseChatModel | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Strategy:
     """A fresh strategy (fresh summary model and counters) for one replay.
 
@@ -151,6 +152,8 @@ def make_strategy(
         summary_model: for ``ours+llm``, ``langmem`` and ``middleware``: the chat model
             that writes their summaries instead of a ``TailSummaryModel`` (give it
             ``calls`` and ``input_tokens`` attributes to have them reported).
+        options: for ``ours``: further ``CompactionSettings`` fields (a summary cap, a
+            head cap), to measure a setting against the defaults.
 
     Raises:
         StrategyUnavailable: the strategy's package is not installed (the message names
@@ -168,7 +171,7 @@ def make_strategy(
             raise StrategyUnavailable(f"{name}: needs {module} ({hint})") from None
     cap = CompactionSettings(budget).summary_cap
     if name == "ours":
-        return _ours(name, budget, counter, summarizer, None)
+        return _ours(name, budget, counter, summarizer, None, options)
     if name == "ours-agent":
         from langgraph_compact.replay.doors import middleware_step
 
@@ -208,10 +211,16 @@ def _calls(model: Any) -> Callable[[], int]:
 
 
 def _ours(
-    name: str, budget: Budget, counter: TokenCounter, inner: Summarizer | None, model: Any
+    name: str,
+    budget: Budget,
+    counter: TokenCounter,
+    inner: Summarizer | None,
+    model: Any,
+    options: Mapping[str, Any] | None = None,
 ) -> Strategy:
     counting = CountingSummarizer(inner or ExtractiveSummarizer())
-    node = CompactionNode(CompactionSettings(budget, counter=counter, summarizer=counting))
+    settings = CompactionSettings(budget, counter=counter, summarizer=counting, **(options or {}))
+    node = CompactionNode(settings)
     return Strategy(name, CompactState, node, "llm_input_messages", model, lambda: counting.calls)
 
 
