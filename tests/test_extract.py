@@ -312,6 +312,58 @@ def test_the_id_or_url_line_of_a_short_answer_is_kept_whole() -> None:
     assert not [i for _, i in _tool(dump) if i.kind == "identifier"]  # a dump's ids: incidental
 
 
+def test_a_runners_markup_is_not_lines_of_an_answer() -> None:
+    order = f"#{_word(1).upper()}-{RNG.randint(10000, 99999)}"
+    wrapped = f"<returncode>0</returncode>\n<output>\nCreated order {order}\n</output>"
+    ids = [i.text for _, i in _tool(wrapped) if i.kind == "identifier"]
+    assert ids == [f"Created order {order}"]
+
+
+def _table(style: str, head: list[str], rows: list[list[str]]) -> str:
+    if style == "csv":
+        return "\n".join(",".join(r) for r in [head, *rows])
+    widths = [max(len(r[n]) for r in [head, *rows]) + 2 for n in range(len(head))]
+    if style == "aligned":
+        return "\n".join(
+            "".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in [head, *rows]
+        )
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+    lines = [
+        "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"
+        for r in [head, *rows]
+    ]
+    return "\n".join([rule, lines[0], rule, *lines[1:], rule])
+
+
+@pytest.mark.parametrize("style", ["csv", "aligned", "pipes"])
+def test_the_cells_of_a_short_table_are_facts_by_column(style: str) -> None:
+    head = ["zone", "cidr_block", "owner"]
+    cidr = f"10.{RNG.randint(0, 255)}.{RNG.randint(0, 255)}.0/22"
+    one = _tool(_table(style, head, [[f"eu-{_word(4)}-1b", cidr, "ops"]]))
+    facts = {i.key: i.text for _, i in one if i.kind == "fact"}
+    assert facts["fact:cidr_block"] == f"cidr_block: {cidr}", facts
+    assert not [i for _, i in one if i.kind == "identifier"]  # the row is not said twice
+    rows = [[f"db-{n}", f"10.{n}.{RNG.randint(0, 255)}.0/24", "ops"] for n in range(3)]
+    several = {i.key: i.text for _, i in _tool(_table(style, head, rows)) if i.kind == "fact"}
+    assert several[f"fact:cidr_block:{rows[1][0]}"] == f"{rows[1][0]} cidr_block: {rows[1][1]}"
+    dump = [[f"db-{n}", f"10.{n}.1.0/24", "ops"] for n in range(40)]  # a dump: left to recall
+    assert not [i for _, i in _tool(_table(style, head, dump)) if "cidr_block" in (i.key or "")]
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_an_output_that_is_one_value_answers_its_call(wrap: bool) -> None:
+    value = "".join(RNG.choice("0123456789abcdef") for _ in range(12)) + "a1"
+    call = {"id": "c1", "name": "bash", "args": {"command": "cat PINNED"}}
+    output = f"<returncode>0</returncode>\n<output>\n{value}\n</output>" if wrap else value
+    facts = [i for _, i in _tool(output, call) if i.kind == "fact"]
+    assert [(i.text, i.key) for i in facts] == [
+        (f"bash: cat PINNED → {value}", "answer:bash: cat PINNED")
+    ]
+    assert not [
+        i for _, i in _tool(f"{value} {value[::-1]} and more", call) if i.key.startswith("answer:")
+    ]
+
+
 @pytest.mark.parametrize(
     "output",
     [

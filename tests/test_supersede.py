@@ -2,10 +2,12 @@
 
 Every form a correction takes ("not X", "instead of X", "X is abandoned", "moved from X
 to Y", "no longer X", a plain restatement, "the X moved, it's Y now" in one word of the
-subject, a tool printing the new value) is tried for
-subjects with different value shapes, at three budgets: the summary shows the current
-value and never the stale one. A value that is only mentioned again, or a like value of
-another subject, supersedes nothing.
+subject, "Y not X" and "Y (from X)" with no cue word, a tool printing the new value, a
+tool output that is the new value alone answering a command that names the subject, a
+short table with the subject's column) is tried for subjects with different value
+shapes, at three budgets: the summary shows the current value and never the stale one. A
+value that is only mentioned again, or a like value of another subject, supersedes
+nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import pytest
 from factories import ai_tool_call, human, system, tool_result
 from langchain_core.messages import BaseMessage
 
-from langgraph_compact import Budget, CompactionSettings, compact
+from langgraph_compact import Budget, CompactionResult, CompactionSettings, compact
 from langgraph_compact.messages import message_text
 from langgraph_compact.tokens import TokenCounter
 
@@ -34,7 +36,11 @@ FORMS = {
     "no longer": "The {s} is no longer {old}; it is {new}.",
     "restated": "The {s} is {new}.",
     "update": "Update: the {w} moved, it's {new} now.",  # one word of the subject
+    "contrast": "oops, {new} not {old}, I mixed them up.",  # no cue word, no subject
+    "paren": "It has been bumped to {new} (from {old}) after the advisory.",
     "tool": None,  # the new value printed by a tool
+    "answer": None,  # ``cat staging_window`` printing the new value alone
+    "table": None,  # a short table with the subject's column
 }
 BUDGETS = (2_000, 4_000, 8_000)
 
@@ -48,17 +54,36 @@ def _filler(n: int, start: int) -> list[BaseMessage]:
     return out
 
 
-def _history(subject: str, form: str, budget: int) -> tuple[list[BaseMessage], str, str]:
-    name, key, old, new = SUBJECTS[subject]
-    turns = budget // 150  # enough output that the first statement is summarized
-    raw: list[BaseMessage] = [
+def _stated(subject: str, budget: int) -> list[BaseMessage]:
+    """The task, the subject's old value, and enough output that it is summarized."""
+    name, _, old, _ = SUBJECTS[subject]
+    return [
         system(id="s"),
         human("Prepare the release pipeline.", id="h"),
         human(f"The {name} is {old}.", id="old"),
-        *_filler(turns, 0),
+        *_filler(budget // 150, 0),
     ]
+
+
+def _compacted(raw: list[BaseMessage], budget: int) -> CompactionResult:
+    window = Budget(context_window=budget, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    result = compact(raw, None, CompactionSettings(window, counter=COUNTER))
+    assert result.summary is not None
+    assert COUNTER.count_messages(result.messages) <= window.usable
+    return result
+
+
+def _history(subject: str, form: str, budget: int) -> tuple[list[BaseMessage], str, str]:
+    name, key, old, new = SUBJECTS[subject]
+    turns = budget // 150  # enough output that the first statement is summarized
+    raw = _stated(subject, budget)
     template = FORMS[form]
-    if template is None:
+    if form == "answer":
+        raw += _answer(key, new)
+    elif form == "table":
+        call = ai_tool_call("bash", {"command": "cictl export --csv"}, id="csv-call")
+        raw += [call, tool_result(call, f"env,{key},owner\nci,{new},ops", id="new")]
+    elif template is None:
         call = ai_tool_call("bash", {"command": "cat deploy.yaml"}, id="cfg-call")
         raw += [call, tool_result(call, f"release: 4\n{key}: {new}\nowner: ops", id="new")]
     else:
@@ -73,16 +98,48 @@ def _history(subject: str, form: str, budget: int) -> tuple[list[BaseMessage], s
 @pytest.mark.parametrize("subject", list(SUBJECTS))
 def test_a_correction_replaces_what_it_corrects(subject: str, form: str, budget: int) -> None:
     raw, old, new = _history(subject, form, budget)
-    window = Budget(context_window=budget, reserved_output=0, compaction_reserve=0, safety_margin=0)
-    result = compact(raw, None, CompactionSettings(window, counter=COUNTER))
+    result = _compacted(raw, budget)
     assert result.summary is not None
-    assert COUNTER.count_messages(result.messages) <= window.usable
     shown = "\n".join(message_text(m) for m in result.messages)
     assert new in shown
     summary = result.summary.render()
     assert old not in summary, summary
     kept_raw = [m for m in result.messages if m.id == "old"]
     assert kept_raw == []  # the stale statement itself went into the summary
+
+
+def _answer(file: str, value: str) -> list[BaseMessage]:
+    """A call reading ``file`` whose output is ``value`` alone, in a runner's markup."""
+    call = ai_tool_call("bash", {"command": f"cat ./ci/{file}"}, id="answer-call")
+    body = f"<returncode>0</returncode>\n<output>\n{value}\n</output>"
+    return [call, tool_result(call, body, id="new")]
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("subject", list(SUBJECTS))
+def test_an_answer_in_view_strikes_the_summarized_value(subject: str, budget: int) -> None:
+    """The output comes after the summary, verbatim: the summary in view must not show
+    the old value as current meanwhile."""
+    _, key, old, new = SUBJECTS[subject]
+    raw = [*_stated(subject, budget), *_filler(budget // 150, budget // 150), *_answer(key, new)]
+    result = _compacted(raw, budget)
+    shown = "\n".join(message_text(m) for m in result.messages)
+    assert new in shown
+    assert old not in shown, shown
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("subject", list(SUBJECTS))
+def test_an_answer_about_another_subject_supersedes_nothing(subject: str, budget: int) -> None:
+    """A like value answering a command that names other words (``cat release_window``
+    after "the staging window is …") is another subject's value."""
+    _, key, old, new = SUBJECTS[subject]
+    other = _answer("release_" + key.split("_")[-1], new)
+    result = _compacted(
+        [*_stated(subject, budget), *other, *_filler(budget // 150, budget // 150)], budget
+    )
+    assert result.summary is not None
+    assert old in result.summary.render(), result.summary.render()
 
 
 @pytest.mark.parametrize("budget", BUDGETS)

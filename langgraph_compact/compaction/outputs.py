@@ -28,9 +28,10 @@ from langgraph_compact.compaction.failures import error_lines, exit_status, tell
 from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, naming
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.summary import Section
+from langgraph_compact.compaction.tables import table_facts
 from langgraph_compact.messages import message_text
 
-__all__ = ["output_items", "tool_items"]
+__all__ = ["ANSWER_JOIN", "answer_value", "output_items", "tool_items"]
 
 _TOOL_FACTS = 4
 """At most this many facts per tool output: a dump's incidental key-values must not
@@ -55,8 +56,8 @@ that tells the failure (a shell's "Segmentation fault", make's "Error 2", a runn
 failed") is an echo of it, and not an item of its own."""
 _BLOCKED_CALL_CHARS = 60
 _NOTICE_MAX_WORDS = 24
-"""A flagged line longer than this is standing advice a tool prints every time (pip's
-"Running pip as the 'root' user…"), not a notice about this call."""
+"""A flagged or answer line longer than this is standing advice a tool prints every time
+(pip's "Running pip as the 'root' user…"), not a notice about this call or its answer."""
 
 
 def _json_quote(src: Source, lo: int, hi: int, path: str, value: str) -> Quote | None:
@@ -123,6 +124,7 @@ def _fact_candidates(
                     start, cut = p.shown_from(line, f)
                     words = src.slice(a + start, a + f.end)
                     found.append((f.key, f.value, f"{ELLIPSIS} " + words if cut else words))
+        found += table_facts(src, lines)  # a short table's cells, by column
     # a record of a few fields is an answer; a list of records is a dump, however few of
     # its fields are specific
     stated = len(pairs) if pairs is not None else len(found)
@@ -220,13 +222,19 @@ def _output(
         )
     facts = _fact_candidates(src, seq, lo, hi, lines, set(errors))
     out.extend(facts)
-    if len(lines) <= _ANSWER_LINES:  # an answer: "Created order #A-55812", "Listening on URL"
+    # an answer: "Created order #A-55812", "Listening on URL"; a table's rules and a
+    # runner's markup are not lines of it
+    content = [(a, b) for a, b in lines if not _FRAME.fullmatch(src.text[a:b])]
+    if len(content) <= _ANSWER_LINES:
         said = [c[1].text for c in facts if c is not None] + errors
         said += [src.text[a:b] for a, b in notices]
-        for a, b in lines:
+        quoted = [s.start for c in facts if c is not None for s in c[1].spans]
+        for a, b in content:
             ln = src.text[a:b]
-            if len(ln) > _ANSWER_LINE_CHARS:
-                continue  # one long line is a payload, not an answer
+            if len(ln) > _ANSWER_LINE_CHARS or len(ln.split()) > _NOTICE_MAX_WORDS:
+                continue  # a payload or standing advice, not an answer
+            if any(a <= x < b for x in quoted):
+                continue  # a line a fact already quotes
             # a code-like line's names are code, but a specific value in it is the answer
             # ("region = eu-west-3;")
             code = tx.is_code_line(_indented(src.text, a, b))
@@ -258,10 +266,44 @@ def _quote_line(src: Source, line: str, lo: int, hi: int) -> Quote | None:
     return found
 
 
+_WRAPPER = re.compile(r"(?:</?[\w-]+>)+|<([\w-]+)>\d*</\1>")
+"""A line of markup around an output (``<output>``, ``<returncode>0</returncode>``)."""
+_FRAME = re.compile(rf"{_WRAPPER.pattern}|[\s+|=:-]+")
+"""A line that frames an output: markup, or a table's rule (``+----+``, ``|---|``)."""
+_ANSWER_WORDS = 3
+ANSWER_JOIN = " → "
+"""Between a call and the one value it printed, in an answer item's text."""
+
+
+def answer_value(text: str) -> str | None:
+    """The one value an output consists of, markup lines aside (``cat VERSION``, ``git
+    rev-parse HEAD``, ``hostname``), or None."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not _WRAPPER.fullmatch(ln)]
+    if len(lines) != 1 or not tx.is_specific(lines[0]):
+        return None
+    words = lines[0].split()  # value tokens only: ``4add32f67eec``, ``15:32 UTC``
+    return lines[0] if len(words) <= _ANSWER_WORDS and quote_values(lines[0]) == words else None
+
+
 def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> list[Candidate]:
-    """What a tool output says (``output_items``), and the call's outcome: done or blocked."""
+    """What a tool output says (``output_items``), and the call's outcome: done or blocked.
+
+    An output that is one value is the answer to its call, shown beside the call and keyed
+    by it: running the call again replaces it, and it states the current value of what
+    the command names (``subject.answer``)."""
     src = Source(mid, message_text(message))
     out, found = _output(src, seq, 0, len(src.text), message.status == "error")
+    value = answer_value(src.text) if not found and ": " in signature.text else None
+    shown = src.quote(value) if value else None
+    if shown is not None:
+        out = [c for c in out if c[1].text != value]
+        answer = item(
+            Section.CRITICAL, signature.cut(_BLOCKED_CALL_CHARS) + ANSWER_JOIN + shown, mid,
+            seq, key=f"answer:{signature.text}", kind="fact", salience=SALIENCE["tool.fact"],
+            origin="tool",
+        )  # fmt: skip
+        out = present([*out, answer])
     statuses = [e for e in found if exit_status(e)]
     errors = [e for e in found if not exit_status(e)]
     key = f"call:{signature.text}"

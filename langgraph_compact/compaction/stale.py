@@ -1,18 +1,21 @@
 """Stale values: where a correction names what is no longer true.
 
 "Y, not X", "instead of X", "from X to Y", "replaced X with Y", "X → Y", "X is
-abandoned": each gives the span of X (a verbatim value of the sentence) and the words
+abandoned", and with no cue word a value set against one of its shape ("Y not X", "Y
+(from X)"): each gives the span of X (a verbatim value of the sentence) and the words
 that say it is stale, so a correction can be shown without them and ``subject`` can
 replace what stated X.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import NamedTuple
 
 from langgraph_compact.compaction.patterns import CORRECTION
 from langgraph_compact.compaction.quote import value_spans
+from langgraph_compact.compaction.shapes import compatible
 from langgraph_compact.compaction.text import content_words, specificity
 
 __all__ = ["Stale", "stale_spans", "stale_values"]
@@ -74,7 +77,7 @@ def stale_spans(sentence: str) -> list[Stale]:
     """Where a correction names values that are no longer true ("Y, not X", "instead of
     X", "from X to Y", "replaced X with Y", "X → Y", "X is abandoned"); none when the
     sentence is not a correction (``CORRECTION``)."""
-    out: list[Stale] = []
+    out = _contrasts(sentence)
     if not CORRECTION.search(sentence):
         return out
     for m in _STALE.finditer(sentence):
@@ -115,6 +118,31 @@ def stale_spans(sentence: str) -> list[Stale]:
     return out
 
 
+_CONTRAST = re.compile(r",?\s+not\s+|\s*\((?:from|was|not)\s+")
+"""Between a value and an earlier one it replaces: "Q7XK2P not K0T9AN", "2.4.1 (from
+2.3.9)"."""
+
+
+def _contrasts(sentence: str) -> list[Stale]:
+    """The values a sentence sets against a value of the same shape right before them:
+    "Y not X", "Y (was X)", "Y (from X)". Two values of one kind side by side with "not"
+    between them say which one holds, whatever words come around them ("oops, …")."""
+    groups: list[tuple[int, int]] = []  # "09:00 UTC" is one value
+    for a, b in value_spans(sentence):
+        if groups and not sentence[groups[-1][1] : a].strip():
+            groups[-1] = (groups[-1][0], b)
+        else:
+            groups.append((a, b))
+    out = []
+    for (a, b), (c, d) in itertools.pairwise(groups):
+        joined = _CONTRAST.fullmatch(sentence, b, c)
+        if joined is None or not compatible(sentence[a:b], sentence[c:d]):
+            continue
+        closed = "(" in joined.group() and sentence[d : d + 1] == ")"
+        out.append(Stale(c, d, b, d + 1 if closed else d))
+    return out
+
+
 def stale_values(sentence: str) -> list[str]:
     """Values a correction says are no longer true (``stale_spans``).
 
@@ -126,5 +154,7 @@ def stale_values(sentence: str) -> list[str]:
     ['8080']
     >>> stale_values("The redis-cache plan is abandoned; use memcached-2.")
     ['redis-cache']
+    >>> stale_values("oops, Q7XK2P not K0T9AN, i mixed them up")
+    ['K0T9AN']
     """
     return list(dict.fromkeys(sentence[s.start : s.end].strip() for s in stale_spans(sentence)))

@@ -9,18 +9,21 @@ shown without the values a message after it replaces (``strike_corrected``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from langchain_core.messages import BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.outputs import ANSWER_JOIN, answer_value
+from langgraph_compact.compaction.quote import call_sources
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.stale import stale_spans
 from langgraph_compact.compaction.subject import (
     Statement,
+    answer,
     statement,
     superseded_values,
     value_tokens,
@@ -100,6 +103,9 @@ def said_order(item: SummaryItem) -> tuple[int, int]:
 
 
 def item_statement(item: SummaryItem) -> Statement:
+    if (item.key or "").startswith("answer:"):  # ``call → value`` (``outputs.tool_items``)
+        call, _, value = item.text.rpartition(ANSWER_JOIN)
+        return answer(call.partition(": ")[2], value)
     found = statement(item.text)
     stale = tuple(dict.fromkeys(found.stale + item.stale))
     if not item.said_with:
@@ -134,7 +140,8 @@ def strike_corrected(
     itself. A pinned item (a rule) is shown without the old value; values under three
     characters strike nothing.
     """
-    statements = [st for m in later for st in _later_statements(m)]
+    calls = {c["id"] or "": c for m in later if isinstance(m, AIMessage) for c in m.tool_calls}
+    statements = [st for m in later for st in _later_statements(m, calls)]
     if not statements:
         return None
     changed = False
@@ -169,11 +176,17 @@ def _struck(item: SummaryItem, later: Sequence[Statement]) -> list[str]:
     return list(dict.fromkeys(gone))
 
 
-def _later_statements(message: BaseMessage) -> list[Statement]:
+def _later_statements(message: BaseMessage, calls: Mapping[str, ToolCall]) -> list[Statement]:
     """The statements of a message in view after the summary: what a person or the
-    assistant says sentence by sentence, the facts a tool prints."""
+    assistant says sentence by sentence, the facts a tool prints, the one value it prints
+    as the answer to its call."""
     kind = "tool" if isinstance(message, ToolMessage) else message.type
-    return list(_statements_of(kind, message_text(message)))
+    text = message_text(message)
+    found = list(_statements_of(kind, text))
+    call = calls.get(message.tool_call_id) if isinstance(message, ToolMessage) else None
+    if call is not None and (value := answer_value(text)):
+        found.append(answer(next(call_sources(call)).text, value))
+    return found
 
 
 @lru_cache(maxsize=1024)

@@ -21,11 +21,13 @@ from functools import lru_cache
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction.quote import value_spans
+from langgraph_compact.compaction.shapes import comparable, compatible, value_tokens
 from langgraph_compact.compaction.stale import stale_spans
 
 __all__ = [
     "CHANGE_WORDS",
     "Statement",
+    "answer",
     "compatible",
     "index_words",
     "moved_values",
@@ -140,6 +142,28 @@ def statement(text: str) -> Statement:
     return Statement(subject, found_values, stale, main, changes, _links(text), names)
 
 
+def answer(command: str, value: str) -> Statement:
+    """What a tool output that is one value states: the current value of what its command
+    names (``cat PINNED`` printing ``4add32f67eec``, ``cat .python-version`` printing
+    ``3.12.4``). The subject is the words of the command after the program, a path by its
+    file name, options left out; an output is the present state, so it replaces an earlier
+    statement whose subject holds all of those words and whose value has the same shape.
+
+    >>> sorted(answer("cat config/.python-version", "3.12.4").subject)
+    ['python', 'version']
+    """
+    words: list[str] = []
+    for token in command.split()[1:]:
+        if token.startswith("-"):
+            continue
+        name = re.split(r"[/\\]", token.strip("'\"`"))[-1]
+        words += re.findall(r"[^\W\d_]{3,}", name.rsplit(".", 1)[0] if "." in name[1:] else name)
+    subject = frozenset(
+        _stem(w) for w in words if w.lower() not in _STOP and w.lower() not in _CUE_WORDS
+    )
+    return Statement(subject, (value,), (), (value,), changes=True)
+
+
 def _assigned(text: str, fact: p.Fact) -> p.Fact:
     """``fact`` with its value ended at the first space when it is written ``KEY=value``
     (no space at the ``=``): an assignment delimits itself, so "reads REDIS_HOST=db-4
@@ -238,25 +262,6 @@ def same_subject(a: frozenset[str], b: frozenset[str]) -> bool:
     return common == min(len(a), len(b)) or common >= 0.6 * len(a | b)
 
 
-def _shape(value: str) -> str:
-    shape = re.sub(r"\d+", "9", value)
-    shape = re.sub(r"(?<=9)[.,](?=9)", "", shape)
-    shape = re.sub(r"[^\W\d_]+", lambda m: "A" if m.group()[:1].isupper() else "a", shape)
-    return re.sub(r"(.)\1+", r"\1", shape)
-
-
-def compatible(a: str, b: str) -> bool:
-    """Values of the same shape: two times, two host:port pairs, two numbers, two names.
-
-    >>> compatible("09:00 UTC", "15:32 UTC"), compatible("build-7:2222", "9000")
-    (True, False)
-    """
-    if _shape(a) == _shape(b):
-        return True
-    words = re.compile(r"[^\W\d_]+(?:[ '-][^\W\d_]+)*")
-    return bool(words.fullmatch(a) and words.fullmatch(b))
-
-
 def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) -> tuple[str, ...]:
     """The values of ``old`` that the later statement ``new`` makes stale (empty: it
     supersedes nothing of it); only those it marks stale unless ``implicit``."""
@@ -276,7 +281,7 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
     if old.main and new.main:  # both assert a value: compare what they assert
         gone = [v for v in old.main if v.casefold() not in shared] or gone
         came = [v for v in new.main if v.casefold() not in shared] or came
-    return tuple(v for v in gone if any(_comparable(v, w) for w in came))
+    return tuple(v for v in gone if any(comparable(v, w) for w in came))
 
 
 def _tied(new: Statement, old: Statement) -> bool:
@@ -315,7 +320,7 @@ def moved_values(
         for v in old.values
         if value_tokens([v]) <= now
         and v.casefold() not in new.folded_stale
-        and any(_comparable(v, w) and tied(new, [v], [w]) for w in came)
+        and any(comparable(v, w) and tied(new, [v], [w]) for w in came)
     )
 
 
@@ -323,24 +328,3 @@ def tied(found: Statement, these: Iterable[str], those: Iterable[str]) -> bool:
     """Whether the sentence of ``found`` ties a value token of ``these`` to one of ``those``."""
     mine, theirs = value_tokens(these), value_tokens(those)
     return any(frozenset((x, y)) in found.links for x in mine for y in theirs)
-
-
-def value_tokens(values: Iterable[str]) -> frozenset[str]:
-    """The value tokens of ``values``, folded: "14:05 UTC" is "14:05" and "utc"."""
-    out: set[str] = set()
-    for v in values:
-        spans = value_spans(v) or [(0, len(v))]
-        out.update(v[a:b].casefold() for a, b in spans)
-    return frozenset(out)
-
-
-def _comparable(a: str, b: str) -> bool:
-    """``compatible``, or the first value tokens of the two are: "db-50.internal in the
-    env file" and "relay-13.internal" state two hosts."""
-    first = (
-        [a[s[0] : s[1]] for s in value_spans(a)[:1]],
-        [b[s[0] : s[1]] for s in value_spans(b)[:1]],
-    )
-    if all(first) and first[0][0].casefold() == first[1][0].casefold():
-        return False  # "redis-1 for prod" restates "redis-1": a qualifier, not a new value
-    return compatible(a, b) or (all(first) and compatible(first[0][0], first[1][0]))

@@ -1,0 +1,69 @@
+"""Values of one kind: two times, two hosts, two commits, two names.
+
+A later value replaces an earlier one only when the two could be values of the same thing
+(``subject``): their shapes match once digits, letters and hex runs are folded, or they
+open with value tokens that do. "redis-1 for prod" restating "redis-1" is not a new value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from langgraph_compact.compaction.quote import value_spans
+
+__all__ = ["comparable", "compatible", "value_tokens"]
+
+
+_HEX = re.compile(r"(?i)(?<![\w])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}(?![\w])")
+"""A hex string of seven or more digits and letters (a commit, a build id, a digest): its
+shape is its kind, whatever digits and letters fall where."""
+
+
+_CODE = re.compile(r"(?<![\w])(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}(?![\w])")
+"""A code of capitals and digits (a booking code, a ticket, a SKU part): its kind is its
+length, wherever its letters and digits fall."""
+
+
+def _shape(value: str) -> str:
+    shape = _HEX.sub(lambda m: f"#{len(m.group())}", value)
+    shape = _CODE.sub(lambda m: f"@{len(m.group())}", shape)
+    shape = re.sub(r"\d+", "9", shape)
+    shape = re.sub(r"(?<=9)[.,](?=9)", "", shape)
+    shape = re.sub(r"[^\W\d_]+", lambda m: "A" if m.group()[:1].isupper() else "a", shape)
+    return re.sub(r"(.)\1+", r"\1", shape)
+
+
+def compatible(a: str, b: str) -> bool:
+    """Values of the same shape: two times, two host:port pairs, two numbers, two names.
+
+    >>> compatible("09:00 UTC", "15:32 UTC"), compatible("build-7:2222", "9000")
+    (True, False)
+    >>> compatible("a2e906172881", "4add32f67eec"), compatible("J1LSW1", "JHH24X")
+    (True, True)
+    """
+    if _shape(a) == _shape(b):
+        return True
+    words = re.compile(r"[^\W\d_]+(?:[ '-][^\W\d_]+)*")
+    return bool(words.fullmatch(a) and words.fullmatch(b))
+
+
+def value_tokens(values: Iterable[str]) -> frozenset[str]:
+    """The value tokens of ``values``, folded: "14:05 UTC" is "14:05" and "utc"."""
+    out: set[str] = set()
+    for v in values:
+        spans = value_spans(v) or [(0, len(v))]
+        out.update(v[a:b].casefold() for a, b in spans)
+    return frozenset(out)
+
+
+def comparable(a: str, b: str) -> bool:
+    """``compatible``, or the first value tokens of the two are: "db-50.internal in the
+    env file" and "relay-13.internal" state two hosts."""
+    first = (
+        [a[s[0] : s[1]] for s in value_spans(a)[:1]],
+        [b[s[0] : s[1]] for s in value_spans(b)[:1]],
+    )
+    if all(first) and first[0][0].casefold() == first[1][0].casefold():
+        return False  # "redis-1 for prod" restates "redis-1": a qualifier, not a new value
+    return compatible(a, b) or (all(first) and compatible(first[0][0], first[1][0]))

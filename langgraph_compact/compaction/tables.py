@@ -1,0 +1,75 @@
+"""Tables a tool prints: a header of column names over a few rows.
+
+A short table (a CSV export, a SQL result, ``docker ps``, ``kubectl get``, a CLI's
+``--output table``) answers with its cells: a cell naming a specific value is a fact keyed
+by its column, shown as the column's name and the cell, both verbatim ("rollout_pct:
+89.5%"), so a later table or statement of the same column replaces it. A longer table is
+a dump: its rows are left to the recall tool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.quote import Quote, Source
+
+__all__ = ["MAX_ROWS", "table_facts"]
+
+MAX_ROWS = 5
+"""Most rows of a table whose cells are facts."""
+_RULE = re.compile(r"[\s+|=:-]+")
+"""A table's rule line (``+----+``, ``|---|``, ``=====``)."""
+_CELLS = (re.compile(r"[^|]+"), re.compile(r"[^,]+"), re.compile(r"\S+(?: \S+)*"))
+"""A cell, by how a table separates them, tried in order: pipes, commas, two spaces or
+more (a tab)."""
+_COLUMN = re.compile(r"[A-Za-z][A-Za-z_ .%()/-]{0,30}")
+"""A column's name: a word or a few, no digits."""
+_SPECIFIC = 0.4
+"""How specific a cell must be to be a fact (as a tool's ``key: value``)."""
+
+
+def _cells(text: str, a: int, b: int, cell: re.Pattern[str]) -> list[tuple[int, int]]:
+    """``(start, end)`` of each cell of the line ``text[a:b]``, blank ones aside."""
+    out = []
+    for m in cell.finditer(text, a, b):
+        x, y = m.span()
+        while x < y and text[x].isspace():
+            x += 1
+        while y > x and text[y - 1].isspace():
+            y -= 1
+        if y > x:
+            out.append((x, y))
+    return out
+
+
+def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str, str, Quote]]:
+    """``(column, value, shown)`` for each specific cell of the table the output ``lines``
+    (stripped line spans of ``src.text``) are, when they are one: a header of column names,
+    then one to ``MAX_ROWS`` rows of as many cells (rule lines aside). A cell of a table of
+    several rows is keyed and shown with its row's first cell."""
+    text = src.text
+    content = [(a, b) for a, b in lines if not _RULE.fullmatch(text[a:b])]
+    if not 2 <= len(content) <= MAX_ROWS + 1:
+        return
+    for cell in _CELLS:
+        head = _cells(text, *content[0], cell)
+        rows = [_cells(text, a, b, cell) for a, b in content[1:]]
+        named = len(head) >= 2 and all(_COLUMN.fullmatch(text[a:b]) for a, b in head)
+        if named and all(len(r) == len(head) for r in rows):
+            break
+    else:
+        return
+    for row in rows:
+        first = text[row[0][0] : row[0][1]]
+        for (ha, hb), (ca, cb) in zip(head, row, strict=True):
+            value = text[ca:cb]
+            if tx.specificity(value) < _SPECIFIC:
+                continue
+            shown = src.slice(ha, hb) + ": " + src.slice(ca, cb)
+            if len(rows) == 1:
+                yield text[ha:hb], value, shown
+            else:  # which row: its first cell
+                row_of = shown if (ca, cb) == row[0] else src.slice(*row[0]) + " " + shown
+                yield f"{text[ha:hb]}:{first}", value, row_of
