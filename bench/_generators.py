@@ -1,9 +1,10 @@
 """The canary generators the fidelity and re-compaction benches report side by side.
 
-The bench's own canaries and three independently written generators (other templates,
-vocabulary, value shapes and positions): ``heldout.py`` and ``heldout_b.py``, which have
-since been read while recognizers changed, and ``heldout_c.py``, written after them and
-not tuned against. The gap between the columns is what the recognizers overfit.
+The bench's own canaries and six independently written generators (other templates,
+vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_e.py``, which have
+since been read while recognizers changed, and ``heldout_f.py``, written after them by
+someone who read neither the recognizers nor the other generators, and not tuned
+against. The gap between the columns is what the recognizers overfit.
 """
 
 from __future__ import annotations
@@ -12,12 +13,20 @@ import canaries
 import heldout
 import heldout_b
 import heldout_c
+import heldout_d
+import heldout_e
+import heldout_f
 
-__all__ = ["GENERATORS"]
+__all__ = ["GENERATORS", "UNTUNED"]
 
 GENERATORS = {
     "canaries": canaries.plant,
     "held-out": heldout.plant,
     "held-out-b": heldout_b.plant,
     "held-out-c": heldout_c.plant,
+    "held-out-d": heldout_d.plant,
+    "held-out-e": heldout_e.plant,
+    "held-out-f": heldout_f.plant,
 }
+UNTUNED = "held-out-f"
+"""The generator no recognizer has been read against yet."""

@@ -1,5 +1,5 @@
-"""The planting machinery the held-out canary generators share (``heldout_b.py``,
-``heldout_c.py``): each brings its own value shapes and templates, this puts them into a
+"""The planting machinery the held-out canary generators share (``heldout_b.py`` to
+``heldout_f.py``): each brings its own value shapes and templates, this puts them into a
 run without breaking the tool protocol. Human canaries are new human turns, tool canaries
 new call/result pairs, assistant canaries are appended to an assistant message; everything
 lands in the first ``span`` of the run, so later turns follow it.
@@ -15,10 +15,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from canaries import Canary
+from canaries import KINDS, Canary
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-__all__ = ["Planter", "parse_table", "plant_with"]
+__all__ = ["Planter", "generator", "parse_table", "plant_with"]
 
 
 def parse_table(table: str, kinds: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
@@ -165,3 +165,30 @@ def plant_with(
     planted = [p.plant(kind) for kind in kinds]
     where = {id(m): i for i, m in enumerate(p.msgs)}
     return p.msgs, [Canary(c.kind, c.text, c.probe, c.stale, where[id(m)]) for c, m in planted]
+
+
+Plant = Callable[..., tuple[list[BaseMessage], list[Canary]]]
+
+
+def generator(
+    values: Mapping[str, Callable[[random.Random], str]], table: str, *, prefix: str, salt: int
+) -> Plant:
+    """The ``plant`` function of a held-out generator with these value shapes and this
+    template ``table`` (rows as ``parse_table`` reads them); ids start ``prefix``."""
+    rows = parse_table(table, KINDS)
+
+    def plant(
+        messages: Sequence[BaseMessage],
+        seed: int,
+        kinds: Sequence[str] = KINDS,
+        *,
+        span: float = 0.75,
+        tool_name: str | None = None,
+    ) -> tuple[list[BaseMessage], list[Canary]]:
+        """A copy of ``messages`` with one canary of each of ``kinds``, and the canaries."""
+        return plant_with(
+            messages, seed, kinds, span=span, tool_name=tool_name,
+            values=values, table=rows, prefix=prefix, salt=salt,
+        )  # fmt: skip
+
+    return plant

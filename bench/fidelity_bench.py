@@ -20,13 +20,13 @@ a correction is stale if its old value appears in a message that is not a verbat
 message (a summary). Also printed: input tokens against the full history, over-budget
 calls, protocol violations, summarizer-model calls.
 
-Every run is made with the bench's canaries and with three held-out generators
-(``heldout.py``, ``heldout_b.py``, and ``heldout_c.py``, written after the recognizers it
-measures and not tuned against; ``_generators.py``), reported side by side. A full run
-fails when a kind of ours drops more than ``MAX_DROP`` points against the previous
-release's figures (``results/fidelity-baseline.json``), or shows more stale values, so a
-gain on one column cannot hide a loss on the other; the report is published either way,
-with the losses listed under it.
+Every run is made with the bench's canaries and with six held-out generators
+(``heldout.py`` and ``heldout_b.py`` to ``heldout_f.py``, each written after the
+recognizers it measures; the last, ``_generators.UNTUNED``, not yet read against), reported
+side by side. A full run fails when a kind of ours drops more than ``MAX_DROP`` points
+against the previous release's figures (``results/fidelity-baseline.json``), or shows more
+stale values, so a gain on one column cannot hide a loss on the other; the report is
+published either way, with the losses listed under it.
 
 Run ``python bench/fidelity_bench.py`` (``--quick``: 8 trajectories, 1 seed; ``--jobs N``:
 N worker processes, the same figures sooner).
@@ -54,7 +54,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _corpus import corpus_files
-from _generators import GENERATORS
+from _generators import GENERATORS, UNTUNED
 from _report import captured, publish
 from canaries import KINDS, Canary
 
@@ -243,9 +243,10 @@ def report(
         f"Canary survival: {len(paths)} trajectories x {len(seeds)} seeds, one canary of each "
         f"kind per run ({n} per kind and budget); % of canaries visible at the last model call."
     )
+    untuned = f"; {UNTUNED} never tuned against" if UNTUNED in generators else ""
     print(
-        "Four generators: the bench's own canaries, and held-out ones written independently "
-        "(bench/heldout.py, heldout_b.py, heldout_c.py; the last never tuned against)."
+        f"{len(generators)} generators: the bench's own canaries and held-out ones written "
+        f"independently (bench/heldout*.py){untuned}."
     )
     print()
     short = {k: k.replace("arg_identifier", "arg_id").replace("goal_change", "goal") for k in KINDS}

@@ -15,11 +15,10 @@ another.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
-from _plant import parse_table, plant_with
+from _plant import generator
 from canaries import KINDS, Canary
-from langchain_core.messages import BaseMessage
 
 __all__ = ["KINDS", "Canary", "plant"]
 
@@ -92,19 +91,4 @@ correction duration | Budget {v} per run. || We measured again — budget {v} pe
 correction port | The mock listens on {v}. || $ ss -ltn | grep mock\nLISTEN 0 128 *:{num} mock
 correction label | Tag the build {v}. || Retag please: {v} replaces {old}.
 """
-_T = parse_table(_TABLE, KINDS)
-
-
-def plant(
-    messages: Sequence[BaseMessage],
-    seed: int,
-    kinds: Sequence[str] = KINDS,
-    *,
-    span: float = 0.75,
-    tool_name: str | None = None,
-) -> tuple[list[BaseMessage], list[Canary]]:
-    """A copy of ``messages`` with one canary of each of ``kinds``, and the canaries."""
-    return plant_with(
-        messages, seed, kinds, span=span, tool_name=tool_name,
-        values=_VALUES, table=_T, prefix="heldout-b", salt=11,
-    )  # fmt: skip
+plant = generator(_VALUES, _TABLE, prefix="heldout-b", salt=11)

@@ -1,15 +1,16 @@
-"""A third held-out canary generator, written once and not tuned against.
+"""A third held-out canary generator, written after the recognizers read the first two.
 
 ``heldout.py`` and ``heldout_b.py`` have both been read while changing recognizers. This
-one was written after those changes, from none of the templates of the other three:
-values a summary is most tempted to rewrite (clock times with zones, ``host:port`` pairs,
-URLs, ISO dates, hex ids and addresses, JSON pairs, Windows and POSIX paths, MAC
-addresses, environment assignments, words in Polish, Czech, Danish or Japanese), carried
-in a middle sentence of a longer request, a quoted memo, a bullet, a JSON body, a
-traceback, a ``ip link`` listing; corrections in each form a user writes one ("not X",
-"instead of X", "X is abandoned", "moved from X to Y", "no longer X", a plain restatement
-with the new value, a tool output showing it). Do not tune recognizers against it; when
-it has been read for that, write another.
+one was written after those changes, from none of the templates of the other three, and
+has since been read as well (its stale values: a tool output that is one value, which
+``subject.answer`` now reads); ``_generators.UNTUNED`` names the one not tuned against.
+Its shapes: values a summary is most tempted to rewrite (clock times with zones,
+``host:port`` pairs, URLs, ISO dates, hex ids and addresses, JSON pairs, Windows and
+POSIX paths, MAC addresses, environment assignments, words in Polish, Czech, Danish or
+Japanese), carried in a middle sentence of a longer request, a quoted memo, a bullet, a
+JSON body, a traceback, a ``ip link`` listing; corrections in each form a user writes
+one ("not X", "instead of X", "X is abandoned", "moved from X to Y", "no longer X", a
+plain restatement with the new value, a tool output showing it).
 
 ``plant`` keeps the tool protocol intact (``_plant.py``).
 """
@@ -18,11 +19,10 @@ it has been read for that, write another.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
-from _plant import parse_table, plant_with
+from _plant import generator
 from canaries import KINDS, Canary
-from langchain_core.messages import BaseMessage
 
 __all__ = ["KINDS", "Canary", "plant"]
 
@@ -110,19 +110,4 @@ correction envvar | The pool is sized with {v}. || The pool is no longer {old}; 
 correction isodate | Cutover happens on {v}. || Cutover happens on {v}.
 correction hexid | The pinned build is {v}. || $ cat PINNED\n{num}
 """
-_T = parse_table(_TABLE, KINDS)
-
-
-def plant(
-    messages: Sequence[BaseMessage],
-    seed: int,
-    kinds: Sequence[str] = KINDS,
-    *,
-    span: float = 0.75,
-    tool_name: str | None = None,
-) -> tuple[list[BaseMessage], list[Canary]]:
-    """A copy of ``messages`` with one canary of each of ``kinds``, and the canaries."""
-    return plant_with(
-        messages, seed, kinds, span=span, tool_name=tool_name,
-        values=_VALUES, table=_T, prefix="heldout-c", salt=23,
-    )  # fmt: skip
+plant = generator(_VALUES, _TABLE, prefix="heldout-c", salt=23)
