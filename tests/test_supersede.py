@@ -2,7 +2,7 @@
 
 Every form a correction takes ("not X", "instead of X", "X is abandoned", "moved from X
 to Y", "no longer X", a plain restatement, "the X moved, it's Y now" in one word of the
-subject, "Y not X" and "Y (from X)" with no cue word, a tool printing the new value, a
+subject, "Y not X" and "Y (was X)" with no cue word, a tool printing the new value, a
 tool output that is the new value alone answering a command that names the subject, a
 short table with the subject's column) is tried for subjects with different value
 shapes, at three budgets: the summary shows the current value and never the stale one. A
@@ -37,7 +37,7 @@ FORMS = {
     "restated": "The {s} is {new}.",
     "update": "Update: the {w} moved, it's {new} now.",  # one word of the subject
     "contrast": "oops, {new} not {old}, I mixed them up.",  # no cue word, no subject
-    "paren": "It has been bumped to {new} (from {old}) after the advisory.",
+    "paren": "It has been bumped to {new} (was {old}) after the advisory.",
     "tool": None,  # the new value printed by a tool
     "answer": None,  # ``cat staging_window`` printing the new value alone
     "table": None,  # a short table with the subject's column
@@ -162,3 +162,46 @@ def test_a_value_mentioned_again_is_not_superseded(subject: str, budget: int) ->
     summary = result.summary.render()
     assert old in summary, summary
     assert "2026-03-09" in summary
+
+
+def _pair(name: str, args: dict[str, str], output: str) -> list[BaseMessage]:
+    call = ai_tool_call(name, args, id=f"{name}-call")
+    return [call, tool_result(call, output, id="new")]
+
+
+LOOKALIKES = {
+    # what was said, a later message with a like value that corrects nothing of it
+    "provenance": (
+        "The release branch is main-19.",
+        [human("Rebased feature-22 (from main-19) and pushed it.", id="new")],
+    ),
+    "bare version": (
+        "The Python version is 3.11.4.",
+        _pair("bash", {"command": "cat VERSION"}, "2.4.1"),
+    ),
+    "count and file": (
+        "The app listens on port 8080.",
+        _pair("bash", {"command": "wc -l app_port.py"}, "42 app_port.py"),
+    ),
+}
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("later", list(LOOKALIKES))
+def test_a_like_value_that_corrects_nothing_supersedes_nothing(later: str, budget: int) -> None:
+    """Lookalikes of the cue-less forms above: where something came from, a bare version
+    printed by a command naming one word of the subject, a count beside a file name."""
+    said, messages = LOOKALIKES[later]
+    turns = budget // 150
+    raw: list[BaseMessage] = [
+        system(id="s"),
+        human("Prepare the release pipeline.", id="h"),
+        human(said, id="old"),
+        *_filler(turns, 0),
+        *messages,
+        *_filler(turns, turns),
+    ]
+    summary = _compacted(raw, budget).summary
+    assert summary is not None
+    value = said.split()[-1].rstrip(".")
+    assert value in summary.render(), summary.render()

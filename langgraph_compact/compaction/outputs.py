@@ -271,19 +271,27 @@ _WRAPPER = re.compile(r"(?:</?[\w-]+>)+|<([\w-]+)>\d*</\1>")
 _FRAME = re.compile(rf"{_WRAPPER.pattern}|[\s+|=:-]+")
 """A line that frames an output: markup, or a table's rule (``+----+``, ``|---|``)."""
 _ANSWER_WORDS = 3
+_ANSWER_CHARS = 300
 ANSWER_JOIN = " → "
 """Between a call and the one value it printed, in an answer item's text."""
 
 
 def answer_value(text: str) -> str | None:
     """The one value an output consists of, markup lines aside (``cat VERSION``, ``git
-    rev-parse HEAD``, ``hostname``), or None."""
+    rev-parse HEAD``, ``hostname``), or None; not the output of a failure."""
+    if len(text) > _ANSWER_CHARS:
+        return None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     lines = [ln for ln in lines if not _WRAPPER.fullmatch(ln)]
-    if len(lines) != 1 or not tx.is_specific(lines[0]):
+    if len(lines) != 1:
         return None
-    words = lines[0].split()  # value tokens only: ``4add32f67eec``, ``15:32 UTC``
-    return lines[0] if len(words) <= _ANSWER_WORDS and quote_values(lines[0]) == words else None
+    # one value, a unit or a zone after it: ``4add32f67eec``, ``15:32 UTC``, not ``42 app.py``
+    first, *rest = words = lines[0].split()
+    if len(words) > _ANSWER_WORDS or any(not w.isalpha() for w in rest):
+        return None
+    if quote_values(lines[0]) != words or not tx.is_specific(first) or error_lines(text):
+        return None
+    return lines[0]
 
 
 def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> list[Candidate]:

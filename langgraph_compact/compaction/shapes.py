@@ -16,13 +16,14 @@ __all__ = ["comparable", "compatible", "value_tokens"]
 
 
 _HEX = re.compile(r"(?i)(?<![\w])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}(?![\w])")
-"""A hex string of seven or more digits and letters (a commit, a build id, a digest): its
-shape is its kind, whatever digits and letters fall where."""
+"""A hex string of seven or more digits and letters (a commit, a build id, a digest): one
+compares with another of any length, wherever its digits and letters fall."""
 
 
 _CODE = re.compile(r"(?<![\w])(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}(?![\w])")
-"""A code of capitals and digits (a booking code, a ticket, a SKU part): its kind is its
-length, wherever its letters and digits fall."""
+"""A code of five or more capitals and digits (a booking code, a ticket, a SKU part): one
+compares with another wherever their letters and digits fall (one of letters A–F only
+reads as hex first)."""
 
 
 def _shape(value: str) -> str:

@@ -2,7 +2,7 @@
 
 "Y, not X", "instead of X", "from X to Y", "replaced X with Y", "X → Y", "X is
 abandoned", and with no cue word a value set against one of its shape ("Y not X", "Y
-(from X)"): each gives the span of X (a verbatim value of the sentence) and the words
+(was X)"): each gives the span of X (a verbatim value of the sentence) and the words
 that say it is stale, so a correction can be shown without them and ``subject`` can
 replace what stated X.
 """
@@ -118,15 +118,15 @@ def stale_spans(sentence: str) -> list[Stale]:
     return out
 
 
-_CONTRAST = re.compile(r",?\s+not\s+|\s*\((?:from|was|not)\s+")
-"""Between a value and an earlier one it replaces: "Q7XK2P not K0T9AN", "2.4.1 (from
-2.3.9)"."""
+_CONTRAST = re.compile(r",?\s+not\s+|\s*\((?:was|not)\s+")
+"""Between a value and an earlier one it replaces: "Q7XK2P not K0T9AN", "2.4.1 (was
+2.3.9)". Not "(from X)": that says where something came from as often as what it was."""
 
 
 def _contrasts(sentence: str) -> list[Stale]:
     """The values a sentence sets against a value of the same shape right before them:
-    "Y not X", "Y (was X)", "Y (from X)". Two values of one kind side by side with "not"
-    between them say which one holds, whatever words come around them ("oops, …")."""
+    "Y not X", "Y (was X)". Two names of one kind side by side with "not" between them
+    say which one holds, whatever words come around them ("oops, …")."""
     groups: list[tuple[int, int]] = []  # "09:00 UTC" is one value
     for a, b in value_spans(sentence):
         if groups and not sentence[groups[-1][1] : a].strip():
@@ -136,7 +136,8 @@ def _contrasts(sentence: str) -> list[Stale]:
     out = []
     for (a, b), (c, d) in itertools.pairwise(groups):
         joined = _CONTRAST.fullmatch(sentence, b, c)
-        if joined is None or not compatible(sentence[a:b], sentence[c:d]):
+        new, old = sentence[a:b], sentence[c:d]
+        if joined is None or not compatible(new, old):
             continue
         closed = "(" in joined.group() and sentence[d : d + 1] == ")"
         out.append(Stale(c, d, b, d + 1 if closed else d))

@@ -17,8 +17,8 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessag
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.candidates import call_signature
 from langgraph_compact.compaction.outputs import ANSWER_JOIN, answer_value
-from langgraph_compact.compaction.quote import call_sources
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.stale import stale_spans
 from langgraph_compact.compaction.subject import (
@@ -103,9 +103,9 @@ def said_order(item: SummaryItem) -> tuple[int, int]:
 
 
 def item_statement(item: SummaryItem) -> Statement:
-    if (item.key or "").startswith("answer:"):  # ``call → value`` (``outputs.tool_items``)
-        call, _, value = item.text.rpartition(ANSWER_JOIN)
-        return answer(call.partition(": ")[2], value)
+    key = item.key or ""
+    if key.startswith("answer:"):  # ``call → value`` (``outputs.tool_items``)
+        return answer(key.removeprefix("answer:"), item.text.rpartition(ANSWER_JOIN)[2])
     found = statement(item.text)
     stale = tuple(dict.fromkeys(found.stale + item.stale))
     if not item.said_with:
@@ -185,7 +185,7 @@ def _later_statements(message: BaseMessage, calls: Mapping[str, ToolCall]) -> li
     found = list(_statements_of(kind, text))
     call = calls.get(message.tool_call_id) if isinstance(message, ToolMessage) else None
     if call is not None and (value := answer_value(text)):
-        found.append(answer(next(call_sources(call)).text, value))
+        found.append(answer(call_signature(call).text, value))
     return found
 
 

@@ -142,16 +142,24 @@ def statement(text: str) -> Statement:
     return Statement(subject, found_values, stale, main, changes, _links(text), names)
 
 
-def answer(command: str, value: str) -> Statement:
+def answer(signature: str, value: str) -> Statement:
     """What a tool output that is one value states: the current value of what its command
-    names (``cat PINNED`` printing ``4add32f67eec``, ``cat .python-version`` printing
-    ``3.12.4``). The subject is the words of the command after the program, a path by its
-    file name, options left out; an output is the present state, so it replaces an earlier
-    statement whose subject holds all of those words and whose value has the same shape.
+    names (``bash: cat PINNED`` printing ``4add32f67eec``). ``signature`` is the call's
+    (``candidates.call_signature``: ``name: args``). The subject is the words of the
+    command line after the program, a path by its file name, options left out; an output
+    is the present state, so it replaces an earlier statement whose subject holds all of
+    those words and whose value has the same shape. A call with structured arguments has
+    no command line to read, and a bare number or version is too weak to say what it is
+    the value of: those state nothing (their answer is still replaced by the same call).
 
-    >>> sorted(answer("cat config/.python-version", "3.12.4").subject)
-    ['python', 'version']
+    >>> sorted(answer("bash: cat config/.python-env", "py3-slim").subject)
+    ['env', 'python']
+    >>> answer("bash: cat VERSION", "2.4.1").subject
+    frozenset()
     """
+    command = signature.partition(": ")[2]
+    if command.lstrip().startswith("{") or re.fullmatch(r"v?[\d.,]+", value):
+        return Statement(frozenset(), (value,), (), (value,))
     words: list[str] = []
     for token in command.split()[1:]:
         if token.startswith("-"):

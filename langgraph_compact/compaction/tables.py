@@ -24,8 +24,10 @@ _RULE = re.compile(r"[\s+|=:-]+")
 _CELLS = (re.compile(r"[^|]+"), re.compile(r"[^,]+"), re.compile(r"\S+(?: \S+)*"))
 """A cell, by how a table separates them, tried in order: pipes, commas, two spaces or
 more (a tab)."""
-_COLUMN = re.compile(r"[A-Za-z][A-Za-z_ .%()/-]{0,30}")
-"""A column's name: a word or a few, no digits."""
+_COLUMN = re.compile(r"[A-Za-z][A-Za-z_ %()-]{0,30}")
+"""A column's name: a word or a few, no digits, no path or file name."""
+_CELL_CHARS = 120
+"""A longer cell is a payload, not a value to keep."""
 _SPECIFIC = 0.4
 """How specific a cell must be to be a fact (as a tool's ``key: value``)."""
 
@@ -44,6 +46,12 @@ def _cells(text: str, a: int, b: int, cell: re.Pattern[str]) -> list[tuple[int, 
     return out
 
 
+def _column(name: str, *, comma: bool) -> bool:
+    """Whether ``name`` reads as a column's (``_COLUMN``: not "README.md", "v2" or
+    "src/app.py"), one word in a CSV header (words with spaces between commas are prose)."""
+    return bool(_COLUMN.fullmatch(name)) and not (comma and " " in name)
+
+
 def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str, str, Quote]]:
     """``(column, value, shown)`` for each specific cell of the table the output ``lines``
     (stripped line spans of ``src.text``) are, when they are one: a header of column names,
@@ -56,7 +64,7 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
     for cell in _CELLS:
         head = _cells(text, *content[0], cell)
         rows = [_cells(text, a, b, cell) for a, b in content[1:]]
-        named = len(head) >= 2 and all(_COLUMN.fullmatch(text[a:b]) for a, b in head)
+        named = len(head) >= 2 and all(_column(text[a:b], comma=cell is _CELLS[1]) for a, b in head)
         if named and all(len(r) == len(head) for r in rows):
             break
     else:
@@ -65,7 +73,7 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
         first = text[row[0][0] : row[0][1]]
         for (ha, hb), (ca, cb) in zip(head, row, strict=True):
             value = text[ca:cb]
-            if tx.specificity(value) < _SPECIFIC:
+            if cb - ca > _CELL_CHARS or tx.specificity(value) < _SPECIFIC:
                 continue
             shown = src.slice(ha, hb) + ": " + src.slice(ca, cb)
             if len(rows) == 1:
