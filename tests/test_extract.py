@@ -312,13 +312,6 @@ def test_the_id_or_url_line_of_a_short_answer_is_kept_whole() -> None:
     assert not [i for _, i in _tool(dump) if i.kind == "identifier"]  # a dump's ids: incidental
 
 
-def test_a_runners_markup_is_not_lines_of_an_answer() -> None:
-    order = f"#{_word(1).upper()}-{RNG.randint(10000, 99999)}"
-    wrapped = f"<returncode>0</returncode>\n<output>\nCreated order {order}\n</output>"
-    ids = [i.text for _, i in _tool(wrapped) if i.kind == "identifier"]
-    assert ids == [f"Created order {order}"]
-
-
 def _table(style: str, head: list[str], rows: list[list[str]]) -> str:
     if style == "csv":
         return "\n".join(",".join(r) for r in [head, *rows])

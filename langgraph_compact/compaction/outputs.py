@@ -222,14 +222,11 @@ def _output(
         )
     facts = _fact_candidates(src, seq, lo, hi, lines, set(errors))
     out.extend(facts)
-    # an answer: "Created order #A-55812", "Listening on URL"; a table's rules and a
-    # runner's markup are not lines of it
-    content = [(a, b) for a, b in lines if not _FRAME.fullmatch(src.text[a:b])]
-    if len(content) <= _ANSWER_LINES:
+    if len(lines) <= _ANSWER_LINES:  # an answer: "Created order #A-55812", "Listening on URL"
         said = [c[1].text for c in facts if c is not None] + errors
         said += [src.text[a:b] for a, b in notices]
         quoted = [s.start for c in facts if c is not None for s in c[1].spans]
-        for a, b in content:
+        for a, b in lines:
             ln = src.text[a:b]
             if len(ln) > _ANSWER_LINE_CHARS or len(ln.split()) > _NOTICE_MAX_WORDS:
                 continue  # a payload or standing advice, not an answer
@@ -268,8 +265,6 @@ def _quote_line(src: Source, line: str, lo: int, hi: int) -> Quote | None:
 
 _WRAPPER = re.compile(r"(?:</?[\w-]+>)+|<([\w-]+)>\d*</\1>")
 """A line of markup around an output (``<output>``, ``<returncode>0</returncode>``)."""
-_FRAME = re.compile(rf"{_WRAPPER.pattern}|[\s+|=:-]+")
-"""A line that frames an output: markup, or a table's rule (``+----+``, ``|---|``)."""
 _ANSWER_WORDS = 3
 _ANSWER_CHARS = 300
 ANSWER_JOIN = " → "
