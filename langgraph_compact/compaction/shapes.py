@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from langgraph_compact.compaction.quote import value_spans
 
-__all__ = ["comparable", "compatible", "value_tokens"]
+__all__ = ["comparable", "compatible", "value_groups", "value_tokens"]
 
 
 _HEX = re.compile(r"(?i)(?<![\w])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}(?![\w])")
@@ -27,8 +27,7 @@ reads as hex first)."""
 
 
 def _shape(value: str) -> str:
-    shape = _HEX.sub(lambda m: f"#{len(m.group())}", value)
-    shape = _CODE.sub(lambda m: f"@{len(m.group())}", shape)
+    shape = _CODE.sub("@", _HEX.sub("#", value))
     shape = re.sub(r"\d+", "9", shape)
     shape = re.sub(r"(?<=9)[.,](?=9)", "", shape)
     shape = re.sub(r"[^\W\d_]+", lambda m: "A" if m.group()[:1].isupper() else "a", shape)
@@ -47,6 +46,18 @@ def compatible(a: str, b: str) -> bool:
         return True
     words = re.compile(r"[^\W\d_]+(?:[ '-][^\W\d_]+)*")
     return bool(words.fullmatch(a) and words.fullmatch(b))
+
+
+def value_groups(text: str) -> list[list[tuple[int, int]]]:
+    """The value spans of ``text`` (``quote.value_spans``), those only spaces apart grouped
+    as one value: "14:05 UTC" is one."""
+    groups: list[list[tuple[int, int]]] = []
+    for a, b in value_spans(text):
+        if groups and not text[groups[-1][-1][1] : a].strip():
+            groups[-1].append((a, b))
+        else:
+            groups.append([(a, b)])
+    return groups
 
 
 def value_tokens(values: Iterable[str]) -> frozenset[str]:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from langgraph_compact.compaction.patterns import CORRECTION
 from langgraph_compact.compaction.quote import value_spans
-from langgraph_compact.compaction.shapes import compatible
+from langgraph_compact.compaction.shapes import compatible, value_groups
 from langgraph_compact.compaction.text import content_words, specificity
 
 __all__ = ["Stale", "stale_spans", "stale_values"]
@@ -75,8 +75,9 @@ def _acceptable(old: str) -> bool:
 
 def stale_spans(sentence: str) -> list[Stale]:
     """Where a correction names values that are no longer true ("Y, not X", "instead of
-    X", "from X to Y", "replaced X with Y", "X → Y", "X is abandoned"); none when the
-    sentence is not a correction (``CORRECTION``)."""
+    X", "from X to Y", "replaced X with Y", "X → Y", "X is abandoned"), read only when the
+    sentence is a correction (``CORRECTION``); and a value set against one of its shape
+    with no cue word ("Y not X", ``_contrasts``)."""
     out = _contrasts(sentence)
     if not CORRECTION.search(sentence):
         return out
@@ -125,16 +126,11 @@ _CONTRAST = re.compile(r",?\s+not\s+|\s*\((?:was|not)\s+")
 
 def _contrasts(sentence: str) -> list[Stale]:
     """The values a sentence sets against a value of the same shape right before them:
-    "Y not X", "Y (was X)". Two names of one kind side by side with "not" between them
+    "Y not X", "Y (was X)". Two values of one kind side by side with "not" between them
     say which one holds, whatever words come around them ("oops, …")."""
-    groups: list[tuple[int, int]] = []  # "09:00 UTC" is one value
-    for a, b in value_spans(sentence):
-        if groups and not sentence[groups[-1][1] : a].strip():
-            groups[-1] = (groups[-1][0], b)
-        else:
-            groups.append((a, b))
+    ends = [(group[0][0], group[-1][1]) for group in value_groups(sentence)]
     out = []
-    for (a, b), (c, d) in itertools.pairwise(groups):
+    for (a, b), (c, d) in itertools.pairwise(ends):
         joined = _CONTRAST.fullmatch(sentence, b, c)
         new, old = sentence[a:b], sentence[c:d]
         if joined is None or not compatible(new, old):

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction.quote import value_spans
-from langgraph_compact.compaction.shapes import comparable, compatible, value_tokens
+from langgraph_compact.compaction.shapes import comparable, compatible, value_groups, value_tokens
 from langgraph_compact.compaction.stale import stale_spans
 
 __all__ = [
@@ -206,15 +206,9 @@ def _assignments(text: str) -> list[p.Fact]:
 def _links(text: str) -> frozenset[frozenset[str]]:
     """The value tokens ``text`` ties: those of two neighbouring values ("14:05 UTC" is one,
     its tokens only a space apart) with a ``_TIE`` word between them and no ";"."""
-    groups: list[list[tuple[int, int]]] = []
-    for a, b in value_spans(text):
-        if groups and not text[groups[-1][-1][1] : a].strip():
-            groups[-1].append((a, b))
-        else:
-            groups.append([(a, b)])
     return frozenset(
         frozenset((text[a:b].casefold(), text[x:y].casefold()))
-        for left, right in itertools.pairwise(groups)
+        for left, right in itertools.pairwise(value_groups(text))
         if _TIE.search(between := text[left[-1][1] : right[0][0]]) and ";" not in between
         for a, b in left
         for x, y in right
