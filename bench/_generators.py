@@ -1,10 +1,10 @@
 """The canary generators the fidelity and re-compaction benches report side by side.
 
-The bench's own canaries and six independently written generators (other templates,
-vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_e.py``, which have
-since been read while recognizers changed, and ``heldout_f.py``, written after them by
-someone who read neither the recognizers nor the other generators, and not tuned
-against. The gap between the columns is what the recognizers overfit.
+The bench's own canaries and eight independently written generators (other templates,
+vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_g.py``, which have
+been read while recognizers changed, and ``heldout_h.py``, written after them by someone
+who read neither the recognizers nor the other generators, and not tuned against. The
+gap between the columns is what the recognizers overfit.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import heldout_c
 import heldout_d
 import heldout_e
 import heldout_f
+import heldout_g
+import heldout_h
 
 __all__ = ["GENERATORS", "UNTUNED"]
 
@@ -27,6 +29,8 @@ GENERATORS = {
     "held-out-d": heldout_d.plant,
     "held-out-e": heldout_e.plant,
     "held-out-f": heldout_f.plant,
+    "held-out-g": heldout_g.plant,
+    "held-out-h": heldout_h.plant,
 }
-UNTUNED = "held-out-f"
+UNTUNED = "held-out-h"
 """The generator no recognizer has been read against yet."""

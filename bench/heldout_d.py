@@ -9,7 +9,7 @@ image digests, cron schedules, euro amounts, Unicode names, ...) in messages the
 tools and assistants write them: markdown tables, YAML, JSON, key=value logs, CLI tables,
 HTTP responses and Java/Go/Node/Python failures. Its misses have since been read while
 changing the code (a table's cells, values the summary kept stale), so it no longer
-measures wording nobody tuned against; ``heldout_f.py`` does.
+measures wording nobody tuned against; ``heldout_h.py`` does.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ scripts, registry keys, regexes, feature flags, ...) and its phrasings are the w
 tools and assistants write them: chatty, terse, forwarded, buried in a long paragraph,
 in tables and logs. Its stale values have since been read while changing the code ("Y not
 X" with no cue word, "(from X)", a CSV export's column), so it no longer measures wording
-nobody tuned against; ``heldout_f.py`` does.
+nobody tuned against; ``heldout_h.py`` does.
 """
 
 from __future__ import annotations

@@ -45,13 +45,20 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
         kind = "args.file_modified" if modified else "args.file_read"
         for path in tx.paths(value)[:4]:
             # a whole argument naming a file was passed on purpose, like a whole-argument
-            # id; a path inside a command line is one of its words
-            weight = SALIENCE["args.path" if path == value.strip() else kind]
+            # id; a path inside a command line is one of its words, and a file only with
+            # an extension (``/bin/bash``, ``/dev/null`` are what runs or where output goes)
+            whole = path == value.strip()
+            if not whole and not tx.has_extension(path):
+                continue
+            weight = SALIENCE["args.path" if whole else kind]
             yield file_item(section, src.quote(path), mid, seq, weight, "ai")
         if "\n" in value.strip() or len(value) > 300:
             continue  # a script or a payload: its names are code, not identifiers
-        short_value = len(value) <= 60 and " " not in value.strip()
-        found = [value.strip()] if short_value and tx.is_name(value) else []
+        whole_value = value.strip()
+        short_value = len(value) <= 60 and " " not in whole_value
+        # a code in capitals passed whole is an id, letters only or not (``CQCBGL``)
+        code = whole_value.isupper() and whole_value.isalnum() and len(whole_value) >= 5
+        found = [whole_value] if short_value and (tx.is_name(value) or code) else []
         # Passed on purpose: a whole argument, a plain number only under an id's name
         # (``order_id: 4521``, not ``start_line: 120``).
         named = [v for v in found if not v.isdigit() or _ID_ARG.search(arg)]

@@ -51,6 +51,7 @@ SALIENCE: Mapping[str, float] = {
     "tool.flagged": 0.65,
     "tool.fact": 0.75,
     "tool.path": 0.25,
+    "tool.value": 0.3,
     "tool.blocked": 0.5,
     "tool.done": 0.15,
     "progress": 0.6,

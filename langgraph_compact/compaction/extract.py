@@ -30,6 +30,12 @@ from langgraph_compact.compaction.candidates import (
     item,
     present,
 )
+from langgraph_compact.compaction.extent import (
+    listed_on,
+    names_a_value,
+    refers_back,
+    with_antecedent,
+)
 from langgraph_compact.compaction.failures import error_lines
 from langgraph_compact.compaction.outputs import output_items, tool_items
 from langgraph_compact.compaction.parse import classify
@@ -100,7 +106,7 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
         facts = [f for f in facts if tx.specificity(f.value) >= AI_FACT_SPECIFICITY]
     for fact in facts:
         start, cut = p.shown_from(sentence, fact)
-        shown = src.slice(a + start, a + fact.end).without(
+        shown = src.slice(a + start, a + listed_on(sentence, fact.end)).without(
             [(x - start, y - start) for x, y in clauses]
         )
         shown = f"{ELLIPSIS} " + shown if cut else shown
@@ -190,17 +196,20 @@ def _text_items(
         sentence = src.text[a:b]
         if n in dir_listing:
             continue
+        before = spans[n - 1][0] if n and n - 1 not in dir_listing else None
         if tx.is_code_line(sentence):
             out.extend(present(written_call_items(src, a, b, seq, role)))
             if not quotes_json_in_prose(sentence):
                 continue  # code: only the values it passes on purpose
         found = _said_with(present(_sentence_items(src, a, b, seq, role)), sentence)
-        said = chat or (role == "ai" and _names_a_value(sentence))
+        if before is not None and refers_back(sentence, src.text[before:a]):
+            found = [(s, with_antecedent(it, src, before, b)) for s, it in found]
+        said = chat or (role == "ai" and names_a_value(sentence))
         if not found and said and says_something(sentence):
             # what the user said in a turn of a conversation, or an assistant sentence
             # stating a value no recognizer took: kept in its own words; the user naming a
             # value ranks with the values they state, whatever words carry it
-            named = role == "human" and _names_a_value(sentence)
+            named = role == "human" and names_a_value(sentence)
             weight = SALIENCE["human.fact" if named else f"{role}.note"]
             found = present(
                 [item(Section.CRITICAL, src.slice(a, b), src.id, seq,
@@ -224,12 +233,6 @@ def _said_with(found: list[Candidate], sentence: str) -> list[Candidate]:
         beside = tuple(v for v in said.values if v not in mine and tied(said, [v], mine))
         out.append((section, it.model_copy(update={"said_with": beside}) if beside else it))
     return out
-
-
-def _names_a_value(sentence: str) -> bool:
-    """A sentence naming something concrete: a value that names one thing (``is_name``:
-    an id, a path, a host, a dotted or colon-joined name such as ``svc.pool.max_conns``)."""
-    return any(tx.is_name(v) for v in quote_values(sentence))
 
 
 AI_FACT_SPECIFICITY = 0.4

@@ -1,12 +1,12 @@
 """What a speaker introduces: a value no earlier message holds.
 
-A sentence of the assistant or the user that names a value nothing before it named (a
-cutover time, a chosen host, the name of a function to write) is their own contribution:
-a plan, a choice, a schedule. One that repeats a value a tool printed is commentary on
-that output, whose own item already carries the value. Extraction proposes both at their
-base salience; ``raise_novel`` lifts the first kind, reading the span in order with the
-values every earlier message held. Phrasing plays no part: only where a value first
-appears.
+A sentence of the assistant or the user, or a line of a tool's output, that names a value
+nothing before it named (a cutover time, a chosen host, a symlink's new target) is news:
+a plan, a choice, a schedule, what a tool found. A sentence that repeats a value a tool
+printed is commentary on that output, whose own item already carries the value.
+Extraction proposes both at their base salience; ``raise_novel`` lifts the first kind,
+reading the span in order with the values every earlier message held. Phrasing plays no
+part: only where a value first appears.
 """
 
 from __future__ import annotations
@@ -22,11 +22,17 @@ from langgraph_compact.messages import message_text
 
 __all__ = ["NOVEL_SALIENCE", "message_values", "raise_novel"]
 
-NOVEL_SALIENCE: Mapping[str, float] = {"ai": 0.6, "human": 0.7}
+NOVEL_SALIENCE: Mapping[str, float] = {"ai": 0.6, "human": 0.7, "tool": 0.4}
 """Salience of a note, fact or identifier whose speaker introduced one of its values: an
-assistant's just under its decisions (0.7), a user's under the ids they name (0.8). Not
+assistant's just under its decisions (0.7), a user's under the ids they name (0.8), a
+line a tool printed under what the assistant says (0.4: a run prints far more names than
+anyone states, and at a small cap they must not crowd out errors or what was said). Not
 higher: an agent that computes (a booking's totals, a test's inputs) introduces values in
 many sentences, and at a small cap those must not crowd out what tools reported."""
+NOVEL_LIFT = 0.3
+"""What introducing a value adds to an item's salience, up to ``NOVEL_SALIENCE``: a tool
+line's weight is shared out over the names its output prints, and a name new in a dump
+of hundreds stays incidental."""
 _RAISED = frozenset({"note", "fact", "identifier"})
 
 
@@ -52,7 +58,7 @@ def raise_novel(found: Iterable[Candidate], seen: set[str]) -> list[Candidate]:
     outside ``seen`` raised to ``NOVEL_SALIENCE`` of its speaker."""
     out = []
     for section, item in found:
-        weight = NOVEL_SALIENCE.get(item.origin, 0.0)
+        weight = min(NOVEL_SALIENCE.get(item.origin, 0.0), item.salience + NOVEL_LIFT)
         if item.kind in _RAISED and item.salience < weight and _named(item.text) - seen:
             item = item.model_copy(update={"salience": weight})
         out.append((section, item))

@@ -25,6 +25,7 @@ from langgraph_compact.compaction.candidates import (
     present,
 )
 from langgraph_compact.compaction.failures import error_lines, exit_status, telling
+from langgraph_compact.compaction.printed import value_lines
 from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, naming
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.summary import Section
@@ -297,6 +298,10 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> li
     the command names (``subject.answer``)."""
     src = Source(mid, message_text(message))
     out, found = _output(src, seq, 0, len(src.text), message.status == "error")
+    # the names it prints, whatever the format: read as the output arrives (a transcript
+    # fed back is read for what was said; its outputs were read when they ran)
+    taken = [s for c in out for s in c[1].spans]
+    out = [*out, *present(value_lines(src, seq, _line_spans(src.text, 0, len(src.text)), taken))]
     value = answer_value(src.text) if not found and ": " in signature.text else None
     shown = src.quote(value) if value else None
     if shown is not None:

@@ -140,6 +140,9 @@ def _facts(text: str, base: int) -> list[Fact]:
     kv = _KV_LINE.match(text) if len(text) <= 160 else None
     if kv is not None and not is_code_line(text):
         words = norm(kv["key"]).split()
+        if len(kv["value"].split()) >= 5 and _COPULA.search(kv["value"]):
+            # "Heads up: X is the WAL disk": the value is a sentence, the key a label
+            return _facts(kv["value"], base + kv.start("value"))
         if words and words[0] in _LABELS:  # "NOTE: x is y", "INFO loaded: k=v"
             inner = _facts(kv["value"], base + kv.start("value"))
             if inner:
@@ -177,6 +180,8 @@ def _facts(text: str, base: int) -> list[Fact]:
                 out.append(Fact(key, value, base + m.start("key"), base + end))
     return out
 
+
+_COPULA = re.compile(r"\s(?:is|are|was|were)\s")
 
 _CLAUSE_BREAK = re.compile(r"(?:[.;:,(|]|\s[—–-])\s+|^\s*")
 _LEAD_WORDS = 8

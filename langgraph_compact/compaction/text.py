@@ -10,12 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from langgraph_compact.compaction.paths import file_key, has_extension, path_spans, paths
+
 __all__ = [
     "ITEM_MAX_CHARS",
     "TRACEBACK_FRAME",
     "TRACEBACK_HEADER",
     "content_words",
     "file_key",
+    "has_extension",
     "identifiers",
     "is_code_line",
     "is_junk",
@@ -146,6 +149,9 @@ _SPECIFIC = re.compile(
 )
 _PATHLIKE = re.compile(r"\w[\\/]\w[^\s]*\.[A-Za-z]\w{0,4}\b|^[A-Za-z]:\\")
 """A file path, POSIX or Windows: ``src/app.py``, ``C:\\ci\\cfg.toml``."""
+_ABSOLUTE = re.compile(r"^~?/[\w.@+-]+/[\w.@+-]")
+"""An absolute path of two parts or more, with or without an extension (``/dev/mapper/vg0-wal``,
+``/srv/releases``): a place, as concrete as a file."""
 _ID_TOKEN = re.compile(
     r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{3,}\b|\b[A-Z]{2,}-\d+\b|\b[A-Z][A-Z0-9]{4,}\b"
 )
@@ -177,6 +183,8 @@ def specificity(value: str) -> float:
         score += 0.3
     if _SPECIFIC.search(v) or _PATHLIKE.search(v):
         score += 0.25
+    elif _ABSOLUTE.match(v):
+        score += 0.35
     if re.search(r"(?:^|\s)[A-Z][a-z]+", v):
         score += 0.15
     if len(v) > 80:
@@ -197,13 +205,18 @@ _CODE_CHARS = frozenset("{}[]<>=;|\\`$")
 _INLINE_JSON = re.compile(r'\{\s*"[^"]+"\s*:')
 
 
+def starts_code(line: str) -> bool:
+    """A line opening as code does: a keyword, a numbered or diff line, a call, a comment."""
+    return bool(_CODE_START.match(line))
+
+
 def is_code_line(line: str) -> bool:
     """A line of source code, a diff or a numbered file view, not prose or output.
 
     >>> is_code_line("    self.timeout = 30"), is_code_line("timeout: 30 seconds")
     (True, False)
     """
-    if _CODE_START.match(line):
+    if starts_code(line):
         return True
     stripped = line.strip()
     if _INLINE_JSON.search(stripped):
@@ -214,48 +227,7 @@ def is_code_line(line: str) -> bool:
     return indented and bool(re.search(r"[(){}\[\];]|^\w+(?:\.\w+)* ?[+\-*/]?= ", stripped))
 
 
-# --- paths and identifiers ------------------------------------------------------------
-
-_PATH = re.compile(
-    r"(?:(?<![\w\\:])(?:[A-Za-z]:\\)?(?:[\w.$-]+\\)+[\w.$-]+\.[A-Za-z]\w{0,7}\b"
-    r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
-    r"|(?<![\w/.\\:-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
-    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b)"
-    r"(?::\d+(?:[:-]\d+){0,2}\b|#L\d+(?:-L?\d+)?\b)?"
-)
-"""A path as written, POSIX or Windows (with its drive, or relative), with the location it
-cites (``app.py:112:12``, ``x.py:12-15``, ``src/a.rs#L40``): the location is part of the
-value. Not the tail of a URL (``host:8080/a/b.py``)."""
-_LOCATION = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
-
-
-def file_key(path: str) -> str:
-    """The file a cited path names: ``./app.py:112:12`` and ``app.py`` are one file."""
-    return _LOCATION.sub("", path.removeprefix("./"))
-
-
-_PLACEHOLDER = re.compile(r"(?:^|/)path/to/|^(?:\.\./)*(?:some|your|my)[_-]?(?:file|path)\b", re.I)
-"""Documentation placeholders (``path/to/file.py``): no file anybody touched."""
-
-
-_SPACED = re.compile(r"\\[^\s\\]*\s\Z")
-
-
-def paths(text: str) -> list[str]:
-    """File paths named in ``text``, normalized (no leading ``./``), in order, distinct; not
-    the end of a Windows path with spaces (``C:\\Program Files\\app\\a.ini``), which is no
-    path of its own."""
-    found = (
-        m.group(0).removeprefix("./")
-        for m in _PATH.finditer(text)
-        if not _SPACED.search(text, 0, m.start())
-    )
-    return list(
-        dict.fromkeys(
-            p for p in found if not re.fullmatch(r"[\d.]+", p) and not _PLACEHOLDER.search(p)
-        )
-    )
-
+# --- identifiers ----------------------------------------------------------------------
 
 _STRONG_ID = re.compile(
     r"[\w.+-]+@[\w-]+\.[\w.]+|\b[A-Z]{2,}-\d+\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|"
@@ -268,14 +240,20 @@ _STRONG_ID = re.compile(
 
 
 _COMPOUND_NAME = re.compile(r"[^\W\d_][:.][^\W\d_]")
+_JOINED_NAME = re.compile(r"_*[^\W\d_]+(?:_+[^\W_]+){2,}")
+"""Three words or more joined by underscores (``int_adyen__shipments_dedup``): a name
+made for one thing, where two (``str_replace``, ``en_US``) is still a word of a vocabulary."""
 
 
 def is_name(value: str) -> bool:
     """Whether a value names one thing: specific (``specificity`` ≥ 0.5), or words joined
-    by ``:`` or ``.`` in one token (``cache:users``, ``billing.queue``: a key, a queue),
-    not a word of prose or an option (``str_replace``, ``en_US``)."""
+    by ``:`` or ``.`` in one token (``cache:users``, ``billing.queue``: a key, a queue) or
+    by underscores three times or more, not a word of prose or an option (``str_replace``,
+    ``en_US``)."""
     v = value.strip()
-    return specificity(v) >= 0.5 or (" " not in v and bool(_COMPOUND_NAME.search(v)))
+    if " " in v:
+        return specificity(v) >= 0.5
+    return specificity(v) >= 0.5 or bool(_COMPOUND_NAME.search(v) or _JOINED_NAME.fullmatch(v))
 
 
 _LARGER = re.compile(r"[.:/@\\][\w]")
@@ -287,7 +265,7 @@ _LARGER_BEFORE = re.compile(r"[\w][.:/@\\]\Z")
 def identifiers(text: str) -> list[str]:
     """Ids, codes, hashes and emails in ``text`` (never a path, a piece of a larger value,
     or a plain version)."""
-    inside = [m.span() for m in _PATH.finditer(text)]
+    inside = path_spans(text)
     found = (
         m.group(0)
         for m in _STRONG_ID.finditer(text)
