@@ -65,15 +65,13 @@ def test_a_value_listed_with_values_of_its_shape_is_shown_whole(
 
 
 @given(segments=SEGMENTS)
-def test_an_absolute_path_or_a_location_with_a_scheme_needs_no_extension(
-    segments: list[str],
-) -> None:
+def test_an_absolute_path_needs_no_extension(segments: list[str]) -> None:
     path = "/" + "/".join(segments)
     assert tx.paths(f"Mount {path}, then copy.") == [path]
     assert tx.is_name(path)
-    uri = "gs://" + "/".join(segments)
-    assert tx.paths(f"Results land in {uri}.") == [uri]
-    assert tx.paths("see https://example.com/a/b") == []  # the web's URLs are not files
+    # a URL's or a URI's path is part of it, not a file; a ratio is no path
+    assert tx.paths(f"see https://example.com{path} and gs://bucket{path}") == []
+    assert tx.paths("the ratio 1 /2/3 holds") == []
 
 
 @given(value=NAMES)
@@ -120,11 +118,15 @@ def test_a_printed_name_is_raised_only_where_no_earlier_message_named_it() -> No
     assert new[1].salience == NOVEL_SALIENCE["tool"] > old[1].salience == found[1].salience
 
 
-@given(code=st.from_regex(r"[A-Z]{6}", fullmatch=True))
+@given(code=st.from_regex(r"[BCDFGHJKLMNPQRSTVWXZ]{6}", fullmatch=True))
 def test_a_code_in_capitals_passed_whole_is_an_id_letters_only_or_not(code: str) -> None:
-    call = {"id": "c1", "name": "lookup", "args": {"record_locator": code}}
-    items = [i for _, i in extract_items(AIMessage("", id="a", tool_calls=[call]), 1, {})]
-    assert [i.key for i in items if i.kind == "identifier"] == [f"id:{code}"]
+    def ids(value: str) -> list[str]:
+        call = {"id": "c1", "name": "lookup", "args": {"record_locator": value}}
+        found = extract_items(AIMessage("", id="a", tool_calls=[call]), 1, {})
+        return [i.key for _, i in found if i.kind == "identifier"]
+
+    assert ids(code) == [f"id:{code}"]
+    assert ids("DELETE") == ids("SERIALIZABLE") == []  # a word in capitals is no code
 
 
 @given(segments=SEGMENTS)
@@ -145,3 +147,36 @@ def test_a_program_or_a_device_on_a_command_line_is_no_file_worked_on(
 def test_three_words_joined_by_underscores_name_one_thing_two_do_not() -> None:
     assert tx.is_name("int_adyen__shipments_dedup") and tx.is_name("max_retry_count")
     assert not tx.is_name("str_replace") and not tx.is_name("en_US")
+
+
+def test_a_list_continues_a_value_only_to_the_end_of_its_clause() -> None:
+    for sentence, shown in (
+        ("The port is 8080, 9090 was the old one.", "The port is 8080"),
+        ("The reviewer should be Alice, Bob is out.", "The reviewer should be Alice"),
+    ):
+        assert [i.text for i in _said(sentence) if i.kind == "fact"] == [shown]
+
+
+def test_a_rule_after_a_rule_or_across_lines_is_not_joined_to_it() -> None:
+    text = "Never restart db-primary-3.corp during business hours. Do not reboot it either."
+    assert [i.text for i in _said(text) if i.pinned] == [
+        "Never restart db-primary-3.corp during business hours.",
+        "Do not reboot it either.",
+    ]
+    pinned = [i.text for i in _said("Replica: db-replica-9\n\nDo not touch it.") if i.pinned]
+    assert pinned == ["Do not touch it."]
+
+
+def test_a_printed_line_never_takes_the_key_of_what_someone_said() -> None:
+    listing = "\n".join(
+        ["Fetching issues...", "page 1 of 1", "filter: open", "assignee: me",
+         "ENG-4412  open  Fix retry overflow", "1 issue"]
+    )  # fmt: skip
+    keys = {i.key for i in _printed(listing, "jira list")}
+    assert "id:ENG-4412" not in keys and "printed:ENG-4412" in keys
+
+
+def test_a_removed_line_of_a_diff_names_nothing_current() -> None:
+    diff = '-QUEUE = "billing.jobs.v1"\n+QUEUE = "billing.jobs.v2"\n x = 1\n y = 2'
+    keys = {i.key for i in _printed(diff, "git diff")}
+    assert "printed:billing.jobs.v2" in keys and "printed:billing.jobs.v1" not in keys

@@ -56,8 +56,10 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
             continue  # a script or a payload: its names are code, not identifiers
         whole_value = value.strip()
         short_value = len(value) <= 60 and " " not in whole_value
-        # a code in capitals passed whole is an id, letters only or not (``CQCBGL``)
+        # a code in capitals passed whole is an id, letters only or not (``CQCBGL``), when
+        # it reads as no word (``DELETE``, ``DEBUG`` are a method and a level)
         code = whole_value.isupper() and whole_value.isalnum() and len(whole_value) >= 5
+        code = code and sum(c in "AEIOUY" for c in whole_value) < 0.25 * len(whole_value)
         found = [whole_value] if short_value and (tx.is_name(value) or code) else []
         # Passed on purpose: a whole argument, a plain number only under an id's name
         # (``order_id: 4521``, not ``start_line: 120``).

@@ -39,14 +39,16 @@ def refers_back(sentence: str, earlier: str) -> bool:
 
 def with_antecedent(it: SummaryItem, src: Source, start: int, end: int) -> SummaryItem:
     """A rule shown from the sentence before it (``start``) to its own end: what "it"
-    names is part of the rule, whichever of the two is kept."""
-    if it.kind not in _RULES:
-        return it
+    names is part of the rule, whichever of the two is kept. Only within one line of a
+    paragraph and within an item's length; else the rule as it was."""
     shown = src.slice(start, end)
+    if it.kind not in _RULES or "\n" in shown.text or len(shown.text) > tx.ITEM_MAX_CHARS:
+        return it
     return it.model_copy(update={"text": shown.text, "spans": shown.spans})
 
 
-_UNIT = re.compile(r"\s[^\W\d_]{1,2}\b")
+_UNIT = re.compile(r"\s[^\W\d_]{1,2}(?=\s*(?:[,;.)!?]|$))")
+_ENDS = re.compile(r"\s*(?:[,;.)!?]|$)")
 
 
 def listed_on(sentence: str, end: int) -> int:
@@ -60,7 +62,9 @@ def listed_on(sentence: str, end: int) -> int:
             continue
         tail = _UNIT.match(sentence, b)  # the "E" of "69.0134° E"
         stop = tail.end() if tail else b
-        if not compatible(sentence[last[0] : end], sentence[a:stop]):
-            break
+        if not _ENDS.match(sentence, stop) or not compatible(
+            sentence[last[0] : end], sentence[a:stop]
+        ):
+            break  # "8080, 9090 was the old one": the second value starts another clause
         last, end = (a, stop), stop
     return end

@@ -192,6 +192,7 @@ def _text_items(
     spans = prose_sentences(src.text, lo, hi)
     dir_listing = listed([(src.text[a:b], bullet) for a, b, bullet in spans])
     chat = role == "human" and hi - lo <= CHAT_MAX_CHARS
+    ruled = False
     for n, (a, b, _) in enumerate(spans):
         sentence = src.text[a:b]
         if n in dir_listing:
@@ -202,8 +203,10 @@ def _text_items(
             if not quotes_json_in_prose(sentence):
                 continue  # code: only the values it passes on purpose
         found = _said_with(present(_sentence_items(src, a, b, seq, role)), sentence)
-        if before is not None and refers_back(sentence, src.text[before:a]):
+        # a rule pointing back at a sentence that is itself a rule is shown on its own
+        if before is not None and not ruled and refers_back(sentence, src.text[before:a]):
             found = [(s, with_antecedent(it, src, before, b)) for s, it in found]
+        ruled = any(it.pinned for _, it in found)
         said = chat or (role == "ai" and names_a_value(sentence))
         if not found and said and says_something(sentence):
             # what the user said in a turn of a conversation, or an assistant sentence

@@ -54,8 +54,8 @@ def message_values(message: BaseMessage, *, calls_only: bool = False) -> set[str
 
 
 def raise_novel(found: Iterable[Candidate], seen: set[str]) -> list[Candidate]:
-    """``found`` with each human or assistant note, fact or identifier naming a value
-    outside ``seen`` raised to ``NOVEL_SALIENCE`` of its speaker."""
+    """``found`` with each note, fact or identifier naming a value outside ``seen``
+    raised by ``NOVEL_LIFT``, up to ``NOVEL_SALIENCE`` of its speaker (a tool's too)."""
     out = []
     for section, item in found:
         weight = min(NOVEL_SALIENCE.get(item.origin, 0.0), item.salience + NOVEL_LIFT)

@@ -12,15 +12,13 @@ PATH = re.compile(
     r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
     r"|(?<![\w/.\\:-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
     r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b"
-    r"|(?<![\w/.\\:-])~?/(?:[\w.@+-]+/)+[\w@+-](?:[\w.@+-]*[\w@+-])?"
-    r"|\b(?!https?:)[a-z][a-z0-9+]*://[^\s'\"<>)\]]*[^\s'\"<>)\].,;:])"
+    r"|(?<![\w/.\\:-])~?/(?=[\w.@+-]*[^\W\d_])(?:[\w.@+-]+/)+[\w@+-](?:[\w.@+-]*[\w@+-])?)"
     r"(?::\d+(?:[:-]\d+){0,2}\b|#L\d+(?:-L?\d+)?\b)?"
 )
 """A path as written, POSIX or Windows (with its drive, or relative), with the location it
 cites (``app.py:112:12``, ``x.py:12-15``, ``src/a.rs#L40``): the location is part of the
-value. An absolute path of two parts or more needs no extension (``/dev/mapper/vg0-wal``),
-nor does a location with a scheme other than the web's (``gs://bucket/run/7``). Not the
-tail of a URL (``host:8080/a/b.py``)."""
+value. An absolute path of two parts or more needs no extension (``/dev/mapper/vg0-wal``).
+Not the tail of a URL (``host:8080/a/b.py``, ``gs://bucket/run/7``)."""
 _LOCATION = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 
 

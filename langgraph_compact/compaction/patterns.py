@@ -140,7 +140,7 @@ def _facts(text: str, base: int) -> list[Fact]:
     kv = _KV_LINE.match(text) if len(text) <= 160 else None
     if kv is not None and not is_code_line(text):
         words = norm(kv["key"]).split()
-        if len(kv["value"].split()) >= 5 and _COPULA.search(kv["value"]):
+        if len(words) >= 2 and len(kv["value"].split()) >= 5 and _COPULA.match(kv["value"]):
             # "Heads up: X is the WAL disk": the value is a sentence, the key a label
             return _facts(kv["value"], base + kv.start("value"))
         if words and words[0] in _LABELS:  # "NOTE: x is y", "INFO loaded: k=v"
@@ -181,7 +181,8 @@ def _facts(text: str, base: int) -> list[Fact]:
     return out
 
 
-_COPULA = re.compile(r"\s(?:is|are|was|were)\s")
+_COPULA = re.compile(r"\s*(?:\S+\s+){1,4}(?:is|are|was|were)\s")
+"""A value opening as a sentence does: a subject of a few words, then "is"."""
 
 _CLAUSE_BREAK = re.compile(r"(?:[.;:,(|]|\s[—–-])\s+|^\s*")
 _LEAD_WORDS = 8

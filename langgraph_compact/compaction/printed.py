@@ -23,9 +23,11 @@ __all__ = ["value_lines"]
 _ASSIGNED = re.compile(r"\w+(?:\.\w+)*\s?[+\-*/]?=\s")
 """A line assigning to a name (``rho = (n1 - n2) ** 2``, ``name = "x"``): code, whose
 literals alone are values."""
-_MARK = re.compile(r"^(?:[-+*]\s+|\d+[:-](?!\d))")
-"""What opens a line before its content: a bullet, a list item, a diff's mark, the line
-number ``grep -n`` prints."""
+_MARK = re.compile(r"^(?:[-*]\s+|\+\s*|\d+[:-](?!\d))")
+"""What opens a line before its content: a bullet, a list item, a diff's added mark, the
+line number ``grep -n`` prints."""
+_REMOVED = re.compile(r"^-(?=\S)(?!-)")
+"""A diff's removed line (``-QUEUE = "v1"``): what it names is gone."""
 _STATEMENT = re.compile(r"[;{}]\s*$|^[\w\s*&:<>.]+\([^()]*\)\s*$")
 """A line ending a statement or a block, or a declaration (``ulong _hash(char *p)``)."""
 _SET_TO_LITERAL = re.compile(r"[\w.-]+\s*[:=]\s*([\"'])[^\"']*\1[,;]?")
@@ -43,12 +45,13 @@ def _is_code(line: str, indent: str) -> bool:
     return len(indent) >= 4 and not indent.strip() and bool(re.search(r"[(){}\[\];]", body))
 
 
-_MEASURE = re.compile(r"\d+(?:[.,]\d+)?")
-"""A bare number: a count, a line number (a measure with its unit is a value to keep)."""
+_MEASURE = re.compile(r"\d+(?:[.,]\d+)?%?")
+"""A bare number or a share: a count, a line number, a progress (a measure with its unit
+is a value to keep)."""
 
 
 def _file(value: str) -> bool:
-    return tx.paths(value) == [value] and tx.has_extension(value)
+    return tx.paths(value) == [value.removeprefix("./")] and tx.has_extension(value)
 
 
 _CODE_SHARE = 0.3
@@ -100,7 +103,7 @@ def value_lines(
         if any(s.start < b and a < s.end for s in taken):
             continue  # an error, a fact or an answer already shows this line
         line = src.text[a:b]
-        if len(line) > _VALUE_LINE_CHARS or tx.TRACEBACK_FRAME.match(line):
+        if len(line) > _VALUE_LINE_CHARS or tx.TRACEBACK_FRAME.match(line) or _REMOVED.match(line):
             continue  # a payload, or a frame of a failure its error item tells
         # in code, a literal a key is set to is a value written on purpose (``name =
         # "ledger.v7"``); the rest of code's names are code
@@ -126,6 +129,6 @@ def value_lines(
             continue
         shown.add(a)
         yield item(
-            Section.CRITICAL, _around(src, a, b, at, end), src.id, seq, key=f"id:{value}",
+            Section.CRITICAL, _around(src, a, b, at, end), src.id, seq, key=f"printed:{value}",
             kind="identifier", salience=SALIENCE["tool.value"] * share, origin="tool",
         )  # fmt: skip

@@ -41,24 +41,11 @@ def compatible(a: str, b: str) -> bool:
     (True, False)
     >>> compatible("a2e906172881", "4add32f67eec"), compatible("J1LSW1", "JHH24X")
     (True, True)
-    >>> compatible("#inc-5531", "#payments-oncall-4"), compatible("#inc-5531", "@inc-5531")
-    (True, False)
     """
-    if _shape(a) == _shape(b) or _marked(a) == _marked(b) != "":
+    if _shape(a) == _shape(b):
         return True
     words = re.compile(r"[^\W\d_]+(?:[ '-][^\W\d_]+)*")
     return bool(words.fullmatch(a) and words.fullmatch(b))
-
-
-def _marked(value: str) -> str:
-    """A value's sigil and the marks joining its parts (``#`` and ``-`` of ``#inc-5531`` and
-    of ``#payments-oncall-4``: two channels), or "" for a value with no sigil."""
-    if " " in value or value[:1] not in _SIGILS:
-        return ""
-    return value[0] + "".join(sorted(set(re.findall(r"[^\w\s]", value[1:]))))
-
-
-_SIGILS = frozenset("#@$~/")
 
 
 def value_groups(text: str) -> list[list[tuple[int, int]]]:
