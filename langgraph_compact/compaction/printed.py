@@ -20,9 +20,6 @@ from langgraph_compact.compaction.summary import Section
 
 __all__ = ["value_lines"]
 
-_ASSIGNED = re.compile(r"\w+(?:\.\w+)*\s?[+\-*/]?=\s")
-"""A line assigning to a name (``rho = (n1 - n2) ** 2``, ``name = "x"``): code, whose
-literals alone are values."""
 _MARK = re.compile(r"^(?:[-*]\s+|\+\s*|\d+[:-](?!\d))")
 """What opens a line before its content: a bullet, a list item, a diff's added mark, the
 line number ``grep -n`` prints."""
@@ -38,7 +35,7 @@ def _is_code(line: str, indent: str) -> bool:
     pipes ``is_code_line`` reads as code: opening as code does, assigning, calling, ending a
     statement, declaring, or indented with brackets."""
     body = _MARK.sub("", line)
-    if tx.starts_code(body) or _ASSIGNED.match(body) or _STATEMENT.search(body):
+    if tx.starts_code(body) or tx.ASSIGNMENT.match(body) or _STATEMENT.search(body):
         return True
     if re.search(r"\w\(", body) or (tx.is_code_line(indent + line) and line.count("|") < 2):
         return True

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from langgraph_compact.compaction.paths import file_key, has_extension, path_spans, paths
 
 __all__ = [
+    "ASSIGNMENT",
     "ITEM_MAX_CHARS",
     "TRACEBACK_FRAME",
     "TRACEBACK_HEADER",
@@ -210,6 +211,10 @@ def starts_code(line: str) -> bool:
     return bool(_CODE_START.match(line))
 
 
+ASSIGNMENT = re.compile(r"\w+(?:\.\w+)* ?[+\-*/]?= ")
+"""A line assigning to a name (``rho = (n1 - n2) ** 2``, ``self.x += 1``)."""
+
+
 def is_code_line(line: str) -> bool:
     """A line of source code, a diff or a numbered file view, not prose or output.
 
@@ -224,7 +229,7 @@ def is_code_line(line: str) -> bool:
     if len(stripped) >= 20 and sum(c in _CODE_CHARS for c in stripped) > 0.1 * len(stripped):
         return True  # a command line, markup, a literal: punctuation-dense
     indented = len(line) - len(line.lstrip()) >= 4
-    return indented and bool(re.search(r"[(){}\[\];]|^\w+(?:\.\w+)* ?[+\-*/]?= ", stripped))
+    return indented and bool(re.search(r"[(){}\[\];]", stripped) or ASSIGNMENT.match(stripped))
 
 
 # --- identifiers ----------------------------------------------------------------------
