@@ -1,8 +1,8 @@
 """The canary generators the fidelity and re-compaction benches report side by side.
 
-The bench's own canaries and eight independently written generators (other templates,
-vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_g.py``, which have
-been read while recognizers changed, and ``heldout_h.py``, written after them by someone
+The bench's own canaries and nine independently written generators (other templates,
+vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_h.py``, which have
+been read while recognizers changed, and ``heldout_i.py``, written after them by someone
 who read neither the recognizers nor the other generators, and not tuned against. The
 gap between the columns is what the recognizers overfit.
 """
@@ -18,6 +18,7 @@ import heldout_e
 import heldout_f
 import heldout_g
 import heldout_h
+import heldout_i
 
 __all__ = ["GENERATORS", "UNTUNED"]
 
@@ -31,6 +32,7 @@ GENERATORS = {
     "held-out-f": heldout_f.plant,
     "held-out-g": heldout_g.plant,
     "held-out-h": heldout_h.plant,
+    "held-out-i": heldout_i.plant,
 }
-UNTUNED = "held-out-h"
+UNTUNED = "held-out-i"
 """The generator no recognizer has been read against yet."""

@@ -31,9 +31,11 @@ from langgraph_compact.compaction.candidates import (
     present,
 )
 from langgraph_compact.compaction.extent import (
+    gives_a_value,
     listed_on,
     names_a_value,
     refers_back,
+    said_across,
     with_antecedent,
 )
 from langgraph_compact.compaction.failures import error_lines
@@ -57,19 +59,25 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
     whole = src.slice(a, b)
     mid, human = src.id, role == "human"
     cues = classify(sentence) if human else None
+    marks = stale_spans(sentence)
+    stale = tuple(dict.fromkeys(sentence[s.start : s.end].strip() for s in marks))
+    clauses = [(s.clause_start, s.clause_end) for s in marks]
     if cues in ("constraint", "preference", "safety"):
+        # an instruction, not a fact: its words are not values to keep apart, but what it
+        # says is no longer so ("use port 8443 instead of 8080") is not shown
         yield item(
             Section.CONSTRAINTS,
-            whole,
+            whole.without(clauses),
             mid,
             seq,
             key=f"constraint:{tx.norm(sentence)[:80]}",
             kind=cues,
             salience=1.0,
             pinned=True,
+            stale=stale,
             origin=role,
         )
-        return  # an instruction, not a fact: its words are not values to keep apart
+        return
     if human and p.goal_change(sentence):
         yield item(
             Section.GOAL,
@@ -83,9 +91,6 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             origin=role,
         )
         return
-    marks = stale_spans(sentence)
-    stale = tuple(dict.fromkeys(sentence[s.start : s.end].strip() for s in marks))
-    clauses = [(s.clause_start, s.clause_end) for s in marks]
     decides = p.DECIDED.search(sentence) or (
         p.DECISION.search(sentence) and p.REASON.search(sentence)
     )
@@ -193,6 +198,7 @@ def _text_items(
     dir_listing = listed([(src.text[a:b], bullet) for a, b, bullet in spans])
     chat = role == "human" and hi - lo <= CHAT_MAX_CHARS
     ruled = False
+    turn: list[tuple[str, list[Candidate]]] = []
     for n, (a, b, _) in enumerate(spans):
         sentence = src.text[a:b]
         if n in dir_listing:
@@ -212,15 +218,15 @@ def _text_items(
             # what the user said in a turn of a conversation, or an assistant sentence
             # stating a value no recognizer took: kept in its own words; the user naming a
             # value ranks with the values they state, whatever words carry it
-            named = role == "human" and names_a_value(sentence)
+            named = role == "human" and gives_a_value(sentence)
             weight = SALIENCE["human.fact" if named else f"{role}.note"]
             found = present(
                 [item(Section.CRITICAL, src.slice(a, b), src.id, seq,
                       key=f"said:{tx.norm(sentence)[:60]}", kind="note",
                       salience=weight, origin=role)]
             )  # fmt: skip
-        out.extend(found)
-    return out
+        turn.append((sentence, found))
+    return out + said_across(turn) if chat else out + [c for _, found in turn for c in found]
 
 
 def _said_with(found: list[Candidate], sentence: str) -> list[Candidate]:

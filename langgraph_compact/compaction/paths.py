@@ -9,15 +9,16 @@ __all__ = ["file_key", "has_extension", "path_spans", "paths"]
 
 PATH = re.compile(
     r"(?:(?<![\w\\:])(?:[A-Za-z]:\\)?(?:[\w.$-]+\\)+[\w.$-]+\.[A-Za-z]\w{0,7}\b"
+    r"|(?<![\w/.\\:-])~?/(?=[\w.@+-]*[^\W\d_])(?:[\w.@+-]+/)+[\w@+-](?:[\w.@+-]*[\w@+-])?"
     r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
     r"|(?<![\w/.\\:-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
-    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b"
-    r"|(?<![\w/.\\:-])~?/(?=[\w.@+-]*[^\W\d_])(?:[\w.@+-]+/)+[\w@+-](?:[\w.@+-]*[\w@+-])?)"
+    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b)"
     r"(?::\d+(?:[:-]\d+){0,2}\b|#L\d+(?:-L?\d+)?\b)?"
 )
 """A path as written, POSIX or Windows (with its drive, or relative), with the location it
 cites (``app.py:112:12``, ``x.py:12-15``, ``src/a.rs#L40``): the location is part of the
-value. An absolute path of two parts or more needs no extension (``/dev/mapper/vg0-wal``).
+value. An absolute path of two parts or more needs no extension (``/dev/mapper/vg0-wal``),
+and is read to its end, dots inside its parts or not (``/providers/Microsoft.Sql/servers/x``).
 Not the tail of a URL (``host:8080/a/b.py``, ``gs://bucket/run/7``)."""
 _LOCATION = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 
@@ -41,24 +42,49 @@ _PLACEHOLDER = re.compile(r"(?:^|/)path/to/|^(?:\.\./)*(?:some|your|my)[_-]?(?:f
 
 
 _SPACED = re.compile(r"\\[^\s\\]*\s\Z")
+_QUOTED = re.compile(
+    r"""(?P<open>["'`\u201c\u2018]|<code>)"""
+    r"""(?P<path>(?:[A-Za-z]:\\|~?/|\.{1,2}/)[^"'`\u201c\u201d\u2018\u2019<>\n]{1,240}?)"""
+    r"""(?P<close>["'`\u201d\u2019]|</code>)"""
+)
+_CLOSES = {"<code>": "</code>", "\u201c": "\u201d", "\u2018": "\u2019"}
+
+
+def _quoted(text: str) -> list[tuple[int, int]]:
+    """Paths with spaces written between quotes (``"/Volumes/Media Archive/a.mxf"``): the
+    quotes say where the value ends, so it is one path, not two."""
+    out = []
+    for m in _QUOTED.finditer(text):
+        path, opened = m.group("path"), m.group("open")
+        if m.group("close") != _CLOSES.get(opened, opened) or " " not in path:
+            continue
+        if "  " not in path and len(re.findall(r"[/\\]", path)) >= 2 and path[-1] not in " /\\":
+            out.append(m.span("path"))
+    return out
+
+
+def path_spans(text: str, quoted: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+    """Where each path of ``text`` stands (``paths`` without normalizing): a quoted path
+    with spaces whole, else what ``PATH`` matches."""
+    quoted = _quoted(text) if quoted is None else quoted
+    found = [
+        m.span() for m in PATH.finditer(text) if not any(a <= m.start() < b for a, b in quoted)
+    ]
+    return sorted([*quoted, *found])
 
 
 def paths(text: str) -> list[str]:
     """File paths named in ``text``, normalized (no leading ``./``), in order, distinct; not
-    the end of a Windows path with spaces (``C:\\Program Files\\app\\a.ini``), which is no
-    path of its own."""
+    the end of a Windows path with spaces (``C:\\Program Files\\app\\a.ini``) unless it is
+    quoted whole, which is no path of its own."""
+    quoted = _quoted(text)
     found = (
-        m.group(0).removeprefix("./")
-        for m in PATH.finditer(text)
-        if not _SPACED.search(text, 0, m.start())
+        text[a:b].removeprefix("./")
+        for a, b in path_spans(text, quoted)
+        if (a, b) in quoted or not _SPACED.search(text, 0, a)
     )
     return list(
         dict.fromkeys(
             p for p in found if not re.fullmatch(r"[\d.]+", p) and not _PLACEHOLDER.search(p)
         )
     )
-
-
-def path_spans(text: str) -> list[tuple[int, int]]:
-    """Where each path of ``text`` stands (``paths`` without normalizing)."""
-    return [m.span() for m in PATH.finditer(text)]

@@ -16,6 +16,14 @@ from dataclasses import dataclass
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.quote import naming
+from langgraph_compact.compaction.shorten import (
+    FOCUS_MIN_CHARS,
+    PINNED_COMPRESSED_CHARS,
+    PINNED_SHORTEST_CHARS,
+    STATED,
+    compressed,
+    focused,
+)
 from langgraph_compact.compaction.summary import (
     GROUPS,
     RunningSummary,
@@ -36,9 +44,6 @@ __all__ = [
 
 RECENCY_HORIZON = 500.0
 """Messages over which the most salient items fade; less salient ones fade sooner."""
-_PINNED_COMPRESSED_CHARS = 120
-_PINNED_SHORTEST_CHARS = 60
-"""How far pinned items are shortened when the budget, not the cap, needs the room."""
 SECTION_LIMITS: dict[Section, int] = {
     Section.DONE: 8,
     Section.IN_PROGRESS: 3,
@@ -66,7 +71,6 @@ for a line naming nothing, about 1.15 for an id or a host:port, 1.25 at most. A 
 carries values; of two lines as salient, the one naming something concrete is worth more
 of the cap. Errors and decisions are exempt: what failed and what was chosen are state,
 whatever words they use."""
-_STATED = frozenset({"error", "decision"})
 FIRST_SALIENCE = 0.5
 """Salience an item needs to be its section's guaranteed first line."""
 HISTORICAL_LIMIT = 2
@@ -132,8 +136,9 @@ def select_items(
     Algorithm:
         Drop junk and repeated lines. Take every pinned item, and the best ``kept`` ones up to
         ``KEPT_SHARE`` of the cap unless ``evict_kept`` (shortened to
-        ``_PINNED_COMPRESSED_CHARS`` when they alone exceed the cap, which then grows;
-        to ``_PINNED_SHORTEST_CHARS`` when the budget forces the refit).
+        ``PINNED_COMPRESSED_CHARS`` when they alone exceed the cap, which then grows;
+        to ``PINNED_SHORTEST_CHARS`` when the budget forces the refit). Below
+        ``FULL_LIMITS_CAP`` every other line is shown around its value (``focused``).
         Then add the best item of each section, then
         the others in order of ``score``, each at the cost of its bullet plus any heading
         it opens, skipping what does not fit, what a section already holds
@@ -153,6 +158,9 @@ def select_items(
                 seen.add(n)
                 clean.setdefault(s, []).append(i)
     clean = _without_repeats(clean)
+    if cap < FULL_LIMITS_CAP:  # a small cap shows each line as its value's sentence
+        limit = max(FOCUS_MIN_CHARS, tx.ITEM_MAX_CHARS * cap // FULL_LIMITS_CAP)
+        clean = {s: [focused(i, limit) for i in items] for s, items in clean.items()}
     kept = sorted(
         ((s, i) for s, items in clean.items() for i in items if i.kept and not i.pinned),
         key=lambda si: -score(si[1], now),
@@ -199,7 +207,7 @@ def select_items(
         if item.kept:
             return score(item, now)
         length: float = max(4, cost[id(item)]) / TYPICAL_ITEM_TOKENS
-        value = 1.0 if item.kind in _STATED else 1 + VALUE_WEIGHT * (2 * named[id(item)] - 1)
+        value = 1.0 if item.kind in STATED else 1 + VALUE_WEIGHT * (2 * named[id(item)] - 1)
         return score(item, now) * value / math.pow(length, DENSITY)
 
     def take(section: Section, item: SummaryItem) -> None:
@@ -210,9 +218,9 @@ def select_items(
 
     # Pinned items alone over the cap are shortened; when the budget forces a refit
     # (``evict_kept``), shortened again before the node would have to give up.
-    for limit in (_PINNED_COMPRESSED_CHARS, _PINNED_SHORTEST_CHARS)[: 1 + evict_kept]:
+    for limit in (PINNED_COMPRESSED_CHARS, PINNED_SHORTEST_CHARS)[: 1 + evict_kept]:
         if sum(cost[id(i)] for _, i in pinned) > budget:
-            pinned = [(s, _compressed(i, limit)) for s, i in pinned]
+            pinned = [(s, compressed(i, limit)) for s, i in pinned]
             cost.update({id(i): count_text(f"- {i.text}") + 1 for _, i in pinned})
     keep: dict[int, tuple[Section, SummaryItem]] = {}
     for section, item in pinned:
@@ -320,14 +328,6 @@ def _core(item: SummaryItem) -> str:
         if len(core) >= 2 * MIN_CONTAINED_CHARS:
             return core
     return tx.norm(item.text)
-
-
-def _compressed(item: SummaryItem, limit: int) -> SummaryItem:
-    """A pinned item cut to its first ``limit`` characters (an ellipsis marks the cut;
-    the source message keeps the whole text)."""
-    if len(item.text) <= limit:
-        return item
-    return item.with_quote(item.quote.cut(limit, lines=item.text.count("\n") + 1))
 
 
 def refit_summary(
