@@ -38,8 +38,6 @@ FORMS = {
     "update": "Update: the {w} moved, it's {new} now.",  # one word of the subject
     "contrast": "oops, {new} not {old}, I mixed them up.",  # no cue word, no subject
     "paren": "It has been bumped to {new} (was {old}) after the advisory.",
-    "two sentences": "We moved off {old} last night. The {s} is {new} now.",
-    "rule": "Always use {new} instead of {old} for the {s}.",  # a rule correcting a value
     "tool": None,  # the new value printed by a tool
     "answer": None,  # ``cat staging_window`` printing the new value alone
     "table": None,  # a short table with the subject's column

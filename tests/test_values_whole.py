@@ -11,11 +11,10 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph_compact.compaction import extract_items
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import SALIENCE
-from langgraph_compact.compaction.extent import gives_a_value, said_across
-from langgraph_compact.compaction.merge import merge_items
-from langgraph_compact.compaction.quote import Quote, Source, value_spans
+from langgraph_compact.compaction.extent import gives_a_value
+from langgraph_compact.compaction.quote import Quote, Source
 from langgraph_compact.compaction.select import select_items
-from langgraph_compact.compaction.shapes import compatible
+from langgraph_compact.compaction.shorten import around
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.tokens import TokenCounter
 
@@ -66,7 +65,7 @@ def test_a_line_cut_around_a_value_keeps_the_value_and_its_source(
     text = f"{text} {value} {text}"
     at = text.index(value)
     src = Source("m", text)
-    cut = src.piece(0, len(text)).around(at, at + len(value), limit, sentence=sentence)
+    cut = around(src.piece(0, len(text)), at, at + len(value), limit, sentence=sentence)
     assert value in cut.text
     pieces = cut.text.replace("\u2026", "\n").split("\n")
     assert all(p.strip() in text for p in pieces)  # verbatim pieces, cuts marked
@@ -116,49 +115,32 @@ def test_what_a_person_states_exactly_ranks_with_their_facts(value: str) -> None
     assert plain.salience == SALIENCE["human.note"]
 
 
-def _merged(*turns: str) -> list[str]:
-    sections: dict = {}
-    for n, said in enumerate(turns):
-        sections = merge_items(sections, extract_items(HumanMessage(said, id=f"m{n}"), n, {}))
-    return [i.text for items in sections.values() for i in items]
-
-
-def test_a_change_said_across_two_sentences_replaces_the_old_value() -> None:
-    shown = _merged(
-        "Use APN fleet85.ent.docomo.jp for the field units.",
-        "We moved off fleet85.ent.docomo.jp last night. The field units are on "
-        "kiosk93.m2m.orange.fr now.",
-    )
-    assert not any("fleet85" in t for t in shown), shown
-    assert any("kiosk93.m2m.orange.fr" in t for t in shown)
-
-
-def test_two_sentences_naming_two_values_without_a_change_keep_both() -> None:
-    shown = _merged(
-        "The primary is fleet85.ent.docomo.jp for the field units.",
-        "The primary is still fleet85.ent.docomo.jp. The backup is kiosk93.m2m.orange.fr.",
-    )
-    assert any("fleet85" in t for t in shown) and any("kiosk93" in t for t in shown)
-
-
-def test_said_across_reads_only_sentences_that_say_something_changed() -> None:
-    turn = [
-        (s, list(extract_items(HumanMessage(s, id="h"), 1, {})))
-        for s in ("The primary is db-1.internal.", "The backup is db-2.internal.")
-    ]
-    assert all(not i.said_with for _, i in said_across(turn))
-
-
-def test_hosts_with_digits_inside_their_labels_are_values_of_one_shape() -> None:
-    assert compatible("fleet85.ent.docomo.jp", "kiosk93.m2m.orange.fr")
-    assert not compatible("fleet85.ent.docomo.jp", "8080")
-    assert not compatible("build-7:2222", "9000")
-    assert value_spans("on kiosk93.m2m.orange.fr now") == [(3, 24)]
-
-
 def test_a_quote_cut_around_a_value_marks_both_cuts() -> None:
     text = "one two three four five VALUE-1 six seven eight nine ten"
     at = text.index("VALUE-1")
-    cut = Quote(text).around(at, at + 7, 24)
+    cut = around(Quote(text), at, at + 7, 24)
     assert cut.text.startswith("\u2026 ") and cut.text.endswith(" \u2026")
     assert "VALUE-1" in cut.text and len(cut.text) <= 24 + 4
+
+
+def test_a_quoted_command_line_is_no_path() -> None:
+    for said in (
+        "Run `/usr/bin/python3 /srv/app/manage.py migrate` now",
+        "Now run `~/bin/deploy.sh --build a2e906172881 us-east-1` and check.",
+        '{"cmd": "/usr/bin/env python3 run.py"}',
+    ):
+        assert all(" " not in p for p in tx.paths(said)), tx.paths(said)
+    said = "Now run `~/bin/deploy.sh --build a2e906172881 us-east-1` and check."
+    keys = [i.key for _, i in extract_items(AIMessage(said, id="a"), 1, {})]
+    assert "file:~/bin/deploy.sh" in keys, keys
+
+
+def test_a_cut_never_splits_a_value_or_a_group_of_values() -> None:
+    text = 'Copy it to "/Volumes/Backup v2. Final/a.mxf" before noon and then tell the editor.'
+    value = "/Volumes/Backup v2. Final/a.mxf"
+    at = text.index(value)
+    assert value in around(Quote(text), at, at + len(value), 60).text
+    text = "We need reviewer Dr. 高橋 健太 from Osaka and the backup reviewer ops-77 today."
+    at = text.index("ops-77")
+    cut = around(Quote(text), at, at + 6, 40).text
+    assert "ops-77" in cut and ("高橋 健太" in cut or "健太" not in cut), cut

@@ -1,8 +1,6 @@
 """How far an item of a sentence reaches beyond the sentence's words.
 
-A sentence of a turn of a conversation that says something changed is read with the
-sentences beside it ("We moved off X last night. The units are on Y now."). A rule that
-names nothing and points back ("Do not format it", "use that spelling") is
+A rule that names nothing and points back ("Do not format it", "use that spelling") is
 about the value the sentence before it names: it is shown from that sentence. A value
 followed by values of its own shape, listed by commas ("12.9158° S, 69.0134° E"), is
 shown with them. Both show only verbatim text of the message.
@@ -15,18 +13,10 @@ import re
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.quote import Source
 from langgraph_compact.compaction.quote import values as quote_values
-from langgraph_compact.compaction.shapes import comparable, compatible, value_groups
-from langgraph_compact.compaction.subject import statement
-from langgraph_compact.compaction.summary import Section, SummaryItem
+from langgraph_compact.compaction.shapes import compatible, value_groups
+from langgraph_compact.compaction.summary import SummaryItem
 
-__all__ = [
-    "gives_a_value",
-    "listed_on",
-    "names_a_value",
-    "refers_back",
-    "said_across",
-    "with_antecedent",
-]
+__all__ = ["gives_a_value", "listed_on", "names_a_value", "refers_back", "with_antecedent"]
 
 
 def names_a_value(sentence: str) -> bool:
@@ -45,8 +35,12 @@ def gives_a_value(sentence: str) -> bool:
     whatever words carry it."""
     if names_a_value(sentence) or _LITERAL.search(sentence):
         return True
-    return any(
-        c.isdigit() or (c.isalpha() and not c.isascii()) for v in quote_values(sentence) for c in v
+    values = "".join(quote_values(sentence))
+    letters = [c for c in sentence if c.isalpha()]
+    other = sum(not c.isascii() for c in letters)
+    # a word of another script in a sentence of this one; in its own script it is words
+    return any(c.isdigit() for c in values) or (
+        0 < other < len(letters) / 2 and any(c.isalpha() and not c.isascii() for c in values)
     )
 
 
@@ -93,31 +87,3 @@ def listed_on(sentence: str, end: int) -> int:
             break  # "8080, 9090 was the old one": the second value starts another clause
         last, end = (a, stop), stop
     return end
-
-
-def said_across(
-    turn: list[tuple[str, list[tuple[Section, SummaryItem]]]],
-) -> list[tuple[Section, SummaryItem]]:
-    """The items of a turn's sentences (``(sentence, items)`` in order), each item of a
-    sentence saying something changed knowing the values of its shape that the sentences
-    beside it name (``said_with``): "We moved off X last night. The units are on Y now."
-    ties X to Y as one sentence would. Which of the two is old is read from what was said
-    before (``merge``), not from the order of the words."""
-    values = [statement(sentence).values for sentence, _ in turn]
-    out: list[tuple[Section, SummaryItem]] = []
-    for n, (sentence, found) in enumerate(turn):
-        if not statement(sentence).changes:
-            out.extend(found)
-            continue
-        near = [v for k in (n - 1, n + 1) if 0 <= k < len(turn) for v in values[k]]
-        for section, it in found:
-            mine = quote_values(it.text)
-            beside = tuple(
-                v for v in near if v not in it.text and any(comparable(v, w) for w in mine)
-            )
-            if beside:
-                it = it.model_copy(
-                    update={"said_with": tuple(dict.fromkeys(it.said_with + beside))}
-                )
-            out.append((section, it))
-    return out

@@ -35,7 +35,6 @@ from langgraph_compact.compaction.extent import (
     listed_on,
     names_a_value,
     refers_back,
-    said_across,
     with_antecedent,
 )
 from langgraph_compact.compaction.failures import error_lines
@@ -59,25 +58,19 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
     whole = src.slice(a, b)
     mid, human = src.id, role == "human"
     cues = classify(sentence) if human else None
-    marks = stale_spans(sentence)
-    stale = tuple(dict.fromkeys(sentence[s.start : s.end].strip() for s in marks))
-    clauses = [(s.clause_start, s.clause_end) for s in marks]
     if cues in ("constraint", "preference", "safety"):
-        # an instruction, not a fact: its words are not values to keep apart, but what it
-        # says is no longer so ("use port 8443 instead of 8080") is not shown
         yield item(
             Section.CONSTRAINTS,
-            whole.without(clauses),
+            whole,
             mid,
             seq,
             key=f"constraint:{tx.norm(sentence)[:80]}",
             kind=cues,
             salience=1.0,
             pinned=True,
-            stale=stale,
             origin=role,
         )
-        return
+        return  # an instruction, not a fact: its words are not values to keep apart
     if human and p.goal_change(sentence):
         yield item(
             Section.GOAL,
@@ -91,6 +84,9 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             origin=role,
         )
         return
+    marks = stale_spans(sentence)
+    stale = tuple(dict.fromkeys(sentence[s.start : s.end].strip() for s in marks))
+    clauses = [(s.clause_start, s.clause_end) for s in marks]
     decides = p.DECIDED.search(sentence) or (
         p.DECISION.search(sentence) and p.REASON.search(sentence)
     )
@@ -198,7 +194,6 @@ def _text_items(
     dir_listing = listed([(src.text[a:b], bullet) for a, b, bullet in spans])
     chat = role == "human" and hi - lo <= CHAT_MAX_CHARS
     ruled = False
-    turn: list[tuple[str, list[Candidate]]] = []
     for n, (a, b, _) in enumerate(spans):
         sentence = src.text[a:b]
         if n in dir_listing:
@@ -225,8 +220,8 @@ def _text_items(
                       key=f"said:{tx.norm(sentence)[:60]}", kind="note",
                       salience=weight, origin=role)]
             )  # fmt: skip
-        turn.append((sentence, found))
-    return out + said_across(turn) if chat else out + [c for _, found in turn for c in found]
+        out.extend(found)
+    return out
 
 
 def _said_with(found: list[Candidate], sentence: str) -> list[Candidate]:

@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.combine import combine, fold_template, split_also, winner
 from langgraph_compact.compaction.strike import (
-    ADDITIVE,
     elide,
     item_statement,
     restated,
@@ -135,11 +134,7 @@ def merge_items(
                 continue
             was = statement_of(old)
             gone = () if same else superseded_values(mine, was, implicit=implicit)
-            # a rule saying what changed moves values too ("stop using X, use Y")
-            movable = implicit or (
-                mine.changes and old.seq != item.seq and old.kind not in ADDITIVE
-            )
-            moved = moved_values(mine, was, said - value_tokens(was.values)) if movable else ()
+            moved = moved_values(mine, was, said - value_tokens(was.values)) if implicit else ()
             if moved:  # "switch from X to Y": X is shown no more, here or there
                 gone = tuple(dict.fromkeys((*gone, *moved)))
                 item = elide(item, moved) or item

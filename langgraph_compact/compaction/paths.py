@@ -3,6 +3,7 @@ they cite. Pure functions over strings (``text`` re-exports them)."""
 
 from __future__ import annotations
 
+import bisect
 import re
 
 __all__ = ["file_key", "has_extension", "path_spans", "paths"]
@@ -50,16 +51,24 @@ _QUOTED = re.compile(
 _CLOSES = {"<code>": "</code>", "\u201c": "\u201d", "\u2018": "\u2019"}
 
 
+_ARGUMENT = re.compile(r"\s[^\s/\\]+$|\s[-/~]|[{}|&;=$<>*]")
+"""What makes a quoted text with spaces a command line, not a path: a last word with no
+separator (``/usr/bin/python3 manage.py migrate``), a word opening as an option or a path
+of its own (``deploy.sh --build``, ``python3 /srv/app.py``), or shell and code marks."""
+
+
 def _quoted(text: str) -> list[tuple[int, int]]:
     """Paths with spaces written between quotes (``"/Volumes/Media Archive/a.mxf"``): the
-    quotes say where the value ends, so it is one path, not two."""
+    quotes say where the value ends, so it is one path, not two. A quoted command line is
+    no path (``_ARGUMENT``)."""
     out = []
     for m in _QUOTED.finditer(text):
         path, opened = m.group("path"), m.group("open")
         if m.group("close") != _CLOSES.get(opened, opened) or " " not in path:
             continue
-        if "  " not in path and len(re.findall(r"[/\\]", path)) >= 2 and path[-1] not in " /\\":
-            out.append(m.span("path"))
+        if "  " in path or len(re.findall(r"[/\\]", path)) < 2 or _ARGUMENT.search(path):
+            continue
+        out.append(m.span("path"))
     return out
 
 
@@ -67,9 +76,13 @@ def path_spans(text: str, quoted: list[tuple[int, int]] | None = None) -> list[t
     """Where each path of ``text`` stands (``paths`` without normalizing): a quoted path
     with spaces whole, else what ``PATH`` matches."""
     quoted = _quoted(text) if quoted is None else quoted
-    found = [
-        m.span() for m in PATH.finditer(text) if not any(a <= m.start() < b for a, b in quoted)
-    ]
+    starts = [a for a, _ in quoted]  # in order: a match inside one is found by bisection
+
+    def inside(at: int) -> bool:
+        n = bisect.bisect_right(starts, at) - 1
+        return n >= 0 and at < quoted[n][1]
+
+    found = [m.span() for m in PATH.finditer(text) if not inside(m.start())]
     return sorted([*quoted, *found])
 
 
@@ -78,10 +91,11 @@ def paths(text: str) -> list[str]:
     the end of a Windows path with spaces (``C:\\Program Files\\app\\a.ini``) unless it is
     quoted whole, which is no path of its own."""
     quoted = _quoted(text)
+    whole = set(quoted)
     found = (
         text[a:b].removeprefix("./")
         for a, b in path_spans(text, quoted)
-        if (a, b) in quoted or not _SPACED.search(text, 0, a)
+        if (a, b) in whole or not _SPACED.search(text, 0, a)
     )
     return list(
         dict.fromkeys(

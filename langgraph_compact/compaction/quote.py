@@ -23,7 +23,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel, ConfigDict
 
-from langgraph_compact.compaction.text import sentence_spans, short_end, specificity
+from langgraph_compact.compaction.text import short_end, specificity
 from langgraph_compact.messages import canonical_json, message_text
 
 __all__ = [
@@ -110,27 +110,6 @@ class Quote:
         head = stripped._sub(0, stop).strip()
         end, mark = short_end(head.text.replace("\n", " "), limit)
         return head._sub(0, end).strip() + (mark or " …")
-
-    def around(self, start: int, end: int, limit: int, *, sentence: bool = True) -> Quote:
-        """At most ``limit`` characters around the value ``text[start:end]`` (never cut): its
-        sentence if it fits (``sentence``), else words on both sides, more of them before
-        (its subject comes first); ``…`` shows each cut."""
-        text, lo, hi = self.text, 0, len(self.text)
-        if sentence:
-            lo, hi = next(((a, b) for a, b in sentence_spans(text) if a <= start < b), (lo, hi))
-            end = min(end, hi)
-        if hi - lo > limit:
-            room = max(0, limit - (end - start))
-            after = min(hi - end, room // 3)
-            before = min(start - lo, room - after)
-            after = min(hi - end, room - before)
-            if start - before > lo:  # from the first word boundary in reach
-                lo = text.find(" ", start - before, start) + 1 or start
-            if end + after < hi:
-                hi = max(end, text.rfind(" ", end, end + after + 1))
-        piece = self._sub(lo, hi).strip()
-        head = f"{ELLIPSIS} " if text[:lo].strip() else ""
-        return head + piece + (f" {ELLIPSIS}" if text[hi:].strip() else "")
 
     def without(self, ranges: Iterable[tuple[int, int]]) -> Quote:
         """This text with the character ``ranges`` left out: a piece that ends the text is

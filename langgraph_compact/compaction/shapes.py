@@ -26,15 +26,8 @@ compares with another wherever their letters and digits fall (one of letters Aâ€
 reads as hex first)."""
 
 
-_MIXED = re.compile(r"(?<![^\W_])(?=[^\W_]*[^\W\d_])(?=[^\W_]*\d)[^\W_]+")
-"""A run of letters and digits mixed (``fleet85``, ``m2m``): a word of a name, folded like
-one whatever its digits (``fleet85.ent.docomo.jp`` and ``kiosk93.m2m.orange.fr`` are two
-hosts)."""
-
-
 def _shape(value: str) -> str:
     shape = _CODE.sub("@", _HEX.sub("#", value))
-    shape = _MIXED.sub(lambda m: "A" if m.group()[:1].isupper() else "a", shape)
     shape = re.sub(r"\d+", "9", shape)
     shape = re.sub(r"(?<=9)[.,](?=9)", "", shape)
     shape = re.sub(r"[^\W\d_]+", lambda m: "A" if m.group()[:1].isupper() else "a", shape)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.paths import path_spans
-from langgraph_compact.compaction.quote import value_spans
+from langgraph_compact.compaction.quote import ELLIPSIS, Quote, value_spans
+from langgraph_compact.compaction.shapes import value_groups
 from langgraph_compact.compaction.summary import SummaryItem
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "PINNED_COMPRESSED_CHARS",
     "PINNED_SHORTEST_CHARS",
     "STATED",
+    "around",
     "compressed",
     "focused",
 ]
@@ -44,7 +46,34 @@ def focused(item: SummaryItem, limit: int) -> SummaryItem:
     for x, y in path_spans(item.text):  # a path with spaces is one value
         if x < b and a < y:
             a, b = min(a, x), max(b, y)
-    return item.with_quote(item.quote.around(a, b, limit))
+    return item.with_quote(around(item.quote, a, b, limit))
+
+
+def around(quote: Quote, start: int, end: int, limit: int, *, sentence: bool = True) -> Quote:
+    """At most ``limit`` characters of ``quote`` around the value ``text[start:end]``: its
+    sentence if that fits (with ``sentence``, and the value inside it), else words on both
+    sides, more of them before (a value's subject comes first). The value is never cut,
+    nor a value group ("高橋 健太", "14:05 UTC") at either edge; ``…`` shows each cut."""
+    text, lo, hi = quote.text, 0, len(quote.text)
+    if sentence:
+        lo, hi = next(((a, b) for a, b in tx.sentence_spans(text) if a <= start < b), (lo, hi))
+        lo, hi = (0, len(text)) if end > hi else (lo, hi)
+    if hi - lo > limit:
+        room = max(0, limit - (end - start))
+        after = min(hi - end, room // 3)
+        before = min(start - lo, room - after)
+        after = min(hi - end, room - before)
+        if start - before > lo:  # from the first word boundary in reach
+            lo = text.find(" ", start - before, start) + 1 or start
+        if end + after < hi:
+            hi = max(end, text.rfind(" ", end, end + after + 1))
+    for group in value_groups(text):  # a value cut at an edge is left out whole
+        g0, g1 = group[0][0], group[-1][1]
+        lo = g1 if g0 < lo < g1 and g1 <= start else lo
+        hi = g0 if g0 < hi < g1 and g0 >= end else hi
+    piece = quote.without([(0, lo), (hi, len(text))]).strip()
+    head = f"{ELLIPSIS} " if text[:lo].strip() else ""
+    return head + piece + (f" {ELLIPSIS}" if text[hi:].strip() else "")
 
 
 def _specificity(item: SummaryItem, span: tuple[int, int]) -> float:
