@@ -14,7 +14,7 @@ from langgraph_compact.compaction.candidates import SALIENCE
 from langgraph_compact.compaction.extent import gives_a_value
 from langgraph_compact.compaction.quote import Quote, Source
 from langgraph_compact.compaction.select import select_items
-from langgraph_compact.compaction.shorten import around
+from langgraph_compact.compaction.shorten import around, focused
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.tokens import TokenCounter
 
@@ -142,5 +142,16 @@ def test_a_cut_never_splits_a_value_or_a_group_of_values() -> None:
     assert value in around(Quote(text), at, at + len(value), 60).text
     text = "We need reviewer Dr. 高橋 健太 from Osaka and the backup reviewer ops-77 today."
     at = text.index("ops-77")
-    cut = around(Quote(text), at, at + 6, 40).text
-    assert "ops-77" in cut and ("高橋 健太" in cut or "健太" not in cut), cut
+    for limit in range(20, 80):  # wherever the cut falls, the name is in whole or not at all
+        cut = around(Quote(text), at, at + 6, limit).text
+        assert "ops-77" in cut and ("高橋 健太" in cut or "健太" not in cut), (limit, cut)
+
+
+@given(limit=st.integers(10, 120))
+def test_a_line_focused_on_its_value_keeps_the_value_group_whole(limit: int) -> None:
+    said = (
+        "The maintenance window we agreed on with the regional operations team is 14:05 "
+        "UTC on the first Sunday of each month unless the change board objects in writing"
+    )
+    [item] = [i for _, i in extract_items(HumanMessage(said, id="h"), 1, {}) if "14:05" in i.text]
+    assert "14:05 UTC" in focused(item, limit).text

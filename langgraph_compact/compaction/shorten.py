@@ -43,7 +43,8 @@ def focused(item: SummaryItem, limit: int) -> SummaryItem:
         return item
     named = item.key.partition(":")[2] if item.key else ""
     a, b = max(spans, key=lambda s: (item.text[s[0] : s[1]] == named, _specificity(item, s)))
-    for x, y in path_spans(item.text):  # a path with spaces is one value
+    groups = [(g[0][0], g[-1][1]) for g in value_groups(item.text)]
+    for x, y in [*groups, *path_spans(item.text)]:  # "14:05 UTC", a path with spaces: one value
         if x < b and a < y:
             a, b = min(a, x), max(b, y)
     return item.with_quote(around(item.quote, a, b, limit))
