@@ -1,8 +1,8 @@
 """The canary generators the fidelity and re-compaction benches report side by side.
 
-The bench's own canaries and nine independently written generators (other templates,
-vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_h.py``, which have
-been read while recognizers changed, and ``heldout_i.py``, written after them by someone
+The bench's own canaries and ten independently written generators (other templates,
+vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_i.py``, which have
+been read while recognizers changed, and ``heldout_j.py``, written after them by someone
 who read neither the recognizers nor the other generators, and not tuned against. The
 gap between the columns is what the recognizers overfit.
 """
@@ -19,6 +19,7 @@ import heldout_f
 import heldout_g
 import heldout_h
 import heldout_i
+import heldout_j
 
 __all__ = ["GENERATORS", "UNTUNED"]
 
@@ -33,6 +34,7 @@ GENERATORS = {
     "held-out-g": heldout_g.plant,
     "held-out-h": heldout_h.plant,
     "held-out-i": heldout_i.plant,
+    "held-out-j": heldout_j.plant,
 }
-UNTUNED = "held-out-i"
+UNTUNED = "held-out-j"
 """The generator no recognizer has been read against yet."""

@@ -214,9 +214,14 @@ def test_the_deepagents_door_sends_what_the_node_sends(stem: str) -> None:
     assert sum(m.type == "human" for m in trajectory) > 1 or "django" in stem
     assert [c.input_tokens for c in deep.calls] == [c.input_tokens for c in node.calls]
     assert [c.prefix_tokens for c in deep.calls] == [c.prefix_tokens for c in node.calls]
-    assert deep.events == node.events >= 1
+    # call by call, the same compaction events and the same stats (summary generation,
+    # coverage, tokens of each part); past its last recorded turn an agent loop calls its
+    # model once more ("Done.", unrecorded), and may compact for that call too
+    assert [c.event for c in deep.calls] == [c.event for c in node.calls]
+    assert deep.compactions == node.compactions and node.events >= 1
     assert deep.lost == 0 and deep.over_budget == 0 and deep.violations == 0
-    assert deep.summary is not None and deep.summary.sections == node.summary.sections
+    assert deep.summary is not None and node.summary is not None
+    assert deep.summary.generation >= node.summary.generation
 
 
 def test_a_recording_a_prebuilt_agent_cannot_follow_is_named() -> None:

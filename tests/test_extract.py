@@ -338,7 +338,10 @@ def test_the_cells_of_a_short_table_are_facts_by_column(style: str) -> None:
     assert not [i for _, i in one if i.kind == "identifier"]  # the row is not said twice
     rows = [[f"db-{n}", f"10.{n}.{RNG.randint(0, 255)}.0/24", "ops"] for n in range(3)]
     several = {i.key: i.text for _, i in _tool(_table(style, head, rows)) if i.kind == "fact"}
-    assert several[f"fact:cidr_block:{rows[1][0]}"] == f"{rows[1][0]} cidr_block: {rows[1][1]}"
+    # a row of several is one fact, keyed by its first cell, with its most specific cells
+    # by column ("ops" says nothing); the first cell is no fact of its own
+    assert several[f"fact:zone:{rows[1][0]}"] == f"{rows[1][0]} cidr_block: {rows[1][1]}"
+    assert len(several) == len(rows)
     dump = [[f"db-{n}", f"10.{n}.1.0/24", "ops"] for n in range(40)]  # a dump: left to recall
     assert not [i for _, i in _tool(_table(style, head, dump)) if "cidr_block" in (i.key or "")]
 
@@ -392,3 +395,16 @@ def test_a_long_single_line_output_is_a_payload_not_an_answer() -> None:
 def test_pleasantries_of_a_conversation_are_not_items() -> None:
     for said in ("Thank you so much, that's all I needed today.", "Great, sounds good to me!"):
         assert not extract_items(HumanMessage(said, id="h"), 3, {}), said
+
+
+@pytest.mark.parametrize("field", ["id", "ip", "os", "tz"])
+def test_a_two_letter_field_states_its_value_and_supersedes_no_other_output(field: str) -> None:
+    """``id: IMO 9651960`` in a YAML record is a fact like ``imo_number: …``; being two
+    letters, the field names nothing of its own, so another output's ``id:`` is another
+    fact. A two-letter word of prose (``no: fast-forward 14 commits``) is no field."""
+    value = f"{_word(3).upper()} {RNG.randint(1000000, 9999999)}"
+    record = f"voyage:\n  vessel:\n    {field}: {value}\n    flag: MT\n  cutoff: 2025-11-03T18:00Z"
+    facts = {i.key: i.text for _, i in _tool(record) if i.kind == "fact"}
+    assert facts[f"fact:{field}={value}"] == f"{field}: {value}", facts
+    prose = _tool("Already up to date? no: fast-forward 14 commits\nok: 5 tests ran")
+    assert not [i for _, i in prose if (i.key or "").startswith(("fact:no", "fact:ok"))]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 from factories import ai, ai_tool_call, human, tool_result
+from hypothesis import given
+from hypothesis import strategies as st
 from langchain_core.messages import BaseMessage
 
 from langgraph_compact.compaction.clip import clip_tool_outputs
-from langgraph_compact.compaction.prune import protected_start, prune_old_outputs
+from langgraph_compact.compaction.prune import STUB_FACTS, kept, protected_start, prune_old_outputs
 from langgraph_compact.compaction.stage import marker_ref
 from langgraph_compact.compaction.verify import assert_tool_pairs_intact
 from langgraph_compact.policies import ToolMode, ToolPolicies, ToolPolicy
@@ -88,3 +90,58 @@ def test_protected_start_is_measured_in_tokens() -> None:
     assert protected_start(msgs, counter, 10**9) == 0
     assert protected_start(msgs, counter, 0) == len(msgs) - 1  # last message always kept
     assert protected_start([], counter, 100) == 0
+
+
+_LINE = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), max_size=60
+)
+_FIELD = st.tuples(
+    st.from_regex(r"[a-z][a-z_]{2,12}", fullmatch=True),
+    st.one_of(
+        st.from_regex(r"[A-Z]{2,4}-\d{3,6}", fullmatch=True),
+        st.from_regex(r"\d{1,3}(\.\d{1,3}){3}:\d{2,5}", fullmatch=True),
+        st.from_regex(r"v\d\.\d{1,2}\.\d{1,3}(-rc\.\d)?", fullmatch=True),
+        st.from_regex(r"[0-9a-f]{12,40}", fullmatch=True),
+    ),
+)
+
+
+@given(
+    st.lists(_LINE, max_size=20),
+    st.lists(_FIELD, max_size=6),
+    st.sampled_from(["", "ValueError: port {v} is taken", "error: cannot reach {v}"]),
+)
+def test_a_stub_keeps_only_verbatim_lines_of_what_it_pruned(
+    noise: list[str], fields: list[tuple[str, str]], error: str
+) -> None:
+    """What a stub keeps of an output (how it failed, the values it shows) is words of
+    that output, each part whole or cut at a space with "…": never a value it did not
+    print, never one with characters changed."""
+    lines = [*noise, *(f"{k}: {v}" for k, v in fields)]
+    if error and fields:
+        lines.append(error.format(v=fields[0][1]))
+    text = "\n".join(lines)
+    failed, shows = kept(text, "bash: ./status.sh")
+    for part in [failed, *shows]:
+        whole = part.removesuffix(" …").removesuffix("…")
+        assert whole in text, (part, text)
+    assert len(shows) <= STUB_FACTS
+    if error and fields:
+        assert failed == error.format(v=fields[0][1])
+
+
+def test_a_pruned_failure_and_its_values_stay_in_view() -> None:
+    """Pruning runs without a summary: the stub is all that is in view of the output."""
+    body = "collected 4 items\n" + OUTPUT + "E   AssertionError: computed 389.0mg/kg exceeds 300"
+    facts = "build_id: BLD-44871\nrunner: build-7.internal:2222\n" + OUTPUT
+    msgs: list[BaseMessage] = [human("fix it", id="h0")]
+    for i, out in enumerate([body, facts]):
+        call = ai_tool_call("bash", {"command": f"./run.sh {i}"}, id=f"a{i}")
+        msgs += [call, tool_result(call, out, id=f"t{i}")]
+    msgs.append(ai("done", id="end"))
+    res = prune_old_outputs(msgs, ToolPolicies(), protected_from=len(msgs) - 1)
+    failed, shown = str(res.messages[2].content), str(res.messages[4].content)
+    assert "failed: E   AssertionError: computed 389.0mg/kg exceeds 300;" in failed
+    assert "BLD-44871" in shown and "build-7.internal:2222" in shown
+    assert "\n" not in failed + shown
+    assert marker_ref(failed) == "t0" and marker_ref(shown) == "t1"

@@ -37,8 +37,27 @@ def test_a_quoted_path_with_spaces_is_one_path(parts: list[str], name: str, quot
     assert all(path in t or not set(t.split()) & set(path.split("/")) for t in shown), shown
 
 
-def test_an_unquoted_path_with_spaces_is_still_no_path_of_its_own() -> None:
-    assert tx.paths("open C:\\Program Files\\app\\a.ini now") == []
+@given(
+    drive=st.sampled_from("CDEZ"),
+    parts=st.lists(st.lists(WORD, min_size=1, max_size=3).map(" ".join), min_size=1, max_size=4),
+    name=PART,
+)
+def test_a_windows_path_from_its_drive_keeps_its_folders_with_spaces(
+    drive: str, parts: list[str], name: str
+) -> None:
+    """``D:\\Program Files\\Vendor Tool\\run.exe`` unquoted: from a drive, folders of a
+    few words end at a backslash, so the path is read whole, never as its tail."""
+    path = f"{drive}:\\" + "\\".join(parts) + f"\\{name}.wav"
+    text = f"For the record, the reference bounce is {path} — level-match against it."
+    assert tx.paths(text) == [path]
+    shown = [i.text for _, i in extract_items(AIMessage(text, id="a"), 1, {})]
+    assert all(path in t or not t.endswith(f"{name}.wav") for t in shown), shown
+
+
+def test_an_unquoted_posix_path_with_spaces_is_still_no_path_of_its_own() -> None:
+    """Without quotes, words with a slash between them are no path; from a drive, a
+    Windows path's folders of a few words are (``test_a_windows_path_from_its_drive…``)."""
+    assert tx.paths("open C:\\Program Files\\app\\a.ini now") == ["C:\\Program Files\\app\\a.ini"]
     assert tx.paths('say "it is / and /" or "/a b"') == []
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.combine import combine, fold_template, split_also, winner
+from langgraph_compact.compaction.rerun import replaced_by_run
 from langgraph_compact.compaction.strike import (
     elide,
     item_statement,
@@ -64,7 +65,8 @@ def merge_items(
         A new goal makes the previous goal and the current in-progress and next-step
         items historical. A file once modified stays under "modified" when read again.
         A call that succeeds after failing (its Blocked item becomes Done) demotes the
-        errors its failed runs printed (``RESOLVED_SALIENCE``).
+        errors its failed runs printed (``RESOLVED_SALIENCE``). A call run again drops the
+        facts read from its earlier outputs (``rerun``).
     """
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
@@ -157,6 +159,8 @@ def merge_items(
                 texts = {k: v for k, v in texts.items() if k[0] is not Section.GOAL}
         if found.key and found.key.startswith("file:"):
             found = _same_file(found, where, out, pop)
+        if found.key and found.key.startswith("call:") and found.sources:
+            _looked_again(out, pop, found)
         held = where.get(found.key) if found.key else None
         if held is Section.FILES_MODIFIED and section is Section.FILES_READ:
             old = out[held][found.key or ""]
@@ -264,6 +268,19 @@ def _drop_stale(
                 pop(section, slot)
             else:
                 held[slot] = kept
+
+
+def _looked_again(
+    out: dict[Section, dict[str, SummaryItem]],
+    pop: Callable[[Section, str], SummaryItem],
+    call: SummaryItem,
+) -> None:
+    """A call run again (``rerun``): the facts read from its earlier outputs go."""
+    signature, output = (call.key or "")[len("call:") :], call.sources[-1]
+    for section, held in out.items():
+        for slot, other in list(held.items()):
+            if replaced_by_run(other, signature, output):
+                pop(section, slot)
 
 
 def _retire_current_task(

@@ -28,6 +28,7 @@ from langgraph_compact.compaction.failures import error_lines, exit_status, tell
 from langgraph_compact.compaction.printed import value_lines
 from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, naming
 from langgraph_compact.compaction.quote import values as quote_values
+from langgraph_compact.compaction.rerun import OBSERVED
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.compaction.tables import table_facts
 from langgraph_compact.messages import message_text
@@ -142,7 +143,10 @@ def _fact_candidates(
         salience = (
             SALIENCE["tool.fact"] * (0.7 + 0.3 * tx.specificity(value)) * (0.5 + 0.5 * density)
         )
-        out.append(fact_item(key.lower(), shown, src.id, seq, salience, origin="tool"))
+        # a two-letter field (``id:``) names no setting of its own: keyed by its value,
+        # so another output's ``id:`` supersedes nothing (a run again still does)
+        keyed = key.lower() if len(key) > 2 else f"{key.lower()}={value}"
+        out.append(fact_item(keyed, shown, src.id, seq, salience, origin="tool"))
     return out
 
 
@@ -295,7 +299,8 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> li
 
     An output that is one value is the answer to its call, shown beside the call and keyed
     by it: running the call again replaces it, and it states the current value of what
-    the command names (``subject.answer``)."""
+    the command names (``subject.answer``). Every fact and id read from the output keeps
+    its call, so a later run replaces them too (``rerun``)."""
     src = Source(mid, message_text(message))
     out, found = _output(src, seq, 0, len(src.text), message.status == "error")
     # the names it prints, whatever the format: read as the output arrives (a transcript
@@ -312,6 +317,9 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> li
             origin="tool",
         )  # fmt: skip
         out = present([*out, answer])
+    if ": " in signature.text:  # what a call printed: running it again replaces it
+        out = [(s, c.model_copy(update={"call": signature.text})) if c.kind in OBSERVED
+               else (s, c) for s, c in out]  # fmt: skip
     statuses = [e for e in found if exit_status(e)]
     errors = [e for e in found if not exit_status(e)]
     key = f"call:{signature.text}"

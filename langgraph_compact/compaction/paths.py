@@ -9,18 +9,21 @@ import re
 __all__ = ["file_key", "has_extension", "path_spans", "paths"]
 
 PATH = re.compile(
-    r"(?:(?<![\w\\:])(?:[A-Za-z]:\\)?(?:[\w.$-]+\\)+[\w.$-]+\.[A-Za-z]\w{0,7}\b"
+    r"(?:(?<![\w\\:])(?:[A-Za-z]:\\(?:[\w.$-]+(?: [\w.$-]+){0,2}\\)+|(?:[\w.$-]+\\)+)"
+    r"[\w.$-]+\.[A-Za-z]\w{0,7}\b(?!\.\w)"
     r"|(?<![\w/.\\:-])~?/(?=[\w.@+-]*[^\W\d_])(?:[\w.@+-]+/)+[\w@+-](?:[\w.@+-]*[\w@+-])?"
-    r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b"
+    r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b(?!\.\w)"
     r"|(?<![\w/.\\:-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
-    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b)"
+    r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b(?!\.\w))"
     r"(?::\d+(?:[:-]\d+){0,2}\b|#L\d+(?:-L?\d+)?\b)?"
 )
 """A path as written, POSIX or Windows (with its drive, or relative), with the location it
 cites (``app.py:112:12``, ``x.py:12-15``, ``src/a.rs#L40``): the location is part of the
-value. An absolute path of two parts or more needs no extension (``/dev/mapper/vg0-wal``),
+value. A folder of a Windows path from its drive may hold a space or two (``D:\\Program
+Files\\…``). An absolute path of two parts or more needs no extension (``/dev/mapper/vg0-wal``),
 and is read to its end, dots inside its parts or not (``/providers/Microsoft.Sql/servers/x``).
-Not the tail of a URL (``host:8080/a/b.py``, ``gs://bucket/run/7``)."""
+Not the tail of a URL (``host:8080/a/b.py``, ``gs://bucket/run/7``), nor the head of a
+dotted name (``aaaa.json`` of ``aaaa.json.max_depth``)."""
 _LOCATION = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 
 
@@ -87,9 +90,9 @@ def path_spans(text: str, quoted: list[tuple[int, int]] | None = None) -> list[t
 
 
 def paths(text: str) -> list[str]:
-    """File paths named in ``text``, normalized (no leading ``./``), in order, distinct; not
-    the end of a Windows path with spaces (``C:\\Program Files\\app\\a.ini``) unless it is
-    quoted whole, which is no path of its own."""
+    """File paths named in ``text``, normalized (no leading ``./``), in order, distinct; a
+    Windows path whose folders hold spaces whole from its drive (``C:\\Program
+    Files\\app\\a.ini``) or when quoted, never its tail as a path of its own."""
     quoted = _quoted(text)
     whole = set(quoted)
     found = (

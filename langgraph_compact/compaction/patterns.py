@@ -87,14 +87,23 @@ def _value(raw: str) -> str | None:
     return value
 
 
-def _key(raw: str) -> str | None:
+def _key(raw: str, *, field: bool = False) -> str | None:
+    """The normalized name of what a fact states, or None when ``raw`` names nothing: a
+    path, a pronoun, a generic word. A ``field`` (the key of a ``key: value`` line) may be
+    two letters (``id:``, ``ip:``, ``os:``) but not a word of prose (``no: …``, ``so: …``)."""
     if "/" in raw or re.search(r"\.\w{1,4}$", raw.strip()):
         return None  # a path or a file name, not the name of a setting
     key = re.sub(r"^(?:(?:actually|so|also|now|btw|and|but|ok|okay|well) )*", "", norm(raw))
     key = re.sub(r"^(?:the|my|our|your|its) ", "", key)
-    if len(key) < 3 or key in _KEY_STOP or key.split()[0] in _KEY_STOP or len(key.split()) > 5:
+    short = field and re.fullmatch(r"[a-z]{2}", key) is not None and key not in _SHORT_WORDS
+    if (len(key) < 3 and not short) or key in _KEY_STOP or key.split()[0] in _KEY_STOP:
         return None  # too short to name a setting, or a pronoun / generic word
-    return key
+    return key if len(key.split()) <= 5 else None
+
+
+_SHORT_WORDS = frozenset(  # two-letter words of prose: never the name of a field
+    "am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ps re".split()
+)
 
 
 _PIPE_ROW = re.compile(r"^\s*(?P<key>[A-Za-z_][\w .\-]{0,40}?)\s+\|\s+(?P<value>[^|]{1,100}?)\s*$")
@@ -152,7 +161,7 @@ def _facts(text: str, base: int) -> list[Fact]:
             rest = text[rest_at:].lstrip()
             at = len(text) - len(rest)
             return _facts(rest, base + at) if norm(rest.split(":")[0]) else []
-        key, value = _key(kv["key"]), _value(kv["value"])
+        key, value = _key(kv["key"], field=True), _value(kv["value"])
         if key and value:
             start = kv.start("key") - (kv.start("key") > 0 and text[kv.start("key") - 1] in "\"'")
             end = _value_end(text, kv.start("value"), kv["value"], value)

@@ -9,9 +9,14 @@ stays untouched so the model always sees what it is working on.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from langgraph_compact.compaction.candidates import call_signature
+from langgraph_compact.compaction.failures import error_lines, exit_status, telling
+from langgraph_compact.compaction.outputs import ANSWER_JOIN, tool_items
+from langgraph_compact.compaction.quote import ELLIPSIS, Quote
 from langgraph_compact.compaction.stage import (
     StageResult,
     describe_call,
@@ -24,17 +29,64 @@ from langgraph_compact.messages import MessageCache, message_text
 from langgraph_compact.policies import ToolMode, ToolPolicies
 from langgraph_compact.tokens import TokenCounter
 
-__all__ = ["protected_start", "prune_old_outputs", "pruned_stub"]
+__all__ = ["kept", "protected_start", "prune_old_outputs", "pruned_stub"]
 
 
-def pruned_stub(label: str, text: str, ref: str) -> str:
-    """The one-line stub that replaces a pruned output.
+def pruned_stub(label: str, text: str, ref: str, signature: str = "") -> str:
+    """The one-line stub that replaces a pruned output, with what the output says that
+    a summary would keep (``kept``): how it failed, the values it shows. Pruning needs no
+    summary, so without them a pruned output's facts would be out of view until one runs.
 
     >>> pruned_stub('bash {"command":"ls"}', "a\\nb\\n", "t-4")
     '[pruned output of bash {"command":"ls"}: 4 chars / 2 lines; ref=t-4 — call recall(ref) for the original]'
+    >>> pruned_stub("bash", "x\\nValueError: bad port 80a\\n", "t-5")
+    '[pruned output of bash: 27 chars / 2 lines; failed: ValueError: bad port 80a; ref=t-5 — call recall(ref) for the original]'
     """  # noqa: E501
     lines = len(text.splitlines())  # "a" is one line, "a\nb\n" two
-    return f"[pruned output of {label}: {len(text):,} chars / {lines:,} lines; {recall_hint(ref)}]"
+    failed, shows = kept(text, signature)
+    said = (f"failed: {failed}; " if failed else "") + (
+        f"shows: {' | '.join(shows)}; " if shows else ""
+    )
+    size = f"{len(text):,} chars / {lines:,} lines"
+    return f"[pruned output of {label}: {size}; {said}{recall_hint(ref)}]"
+
+
+STUB_FACTS = 3
+"""The most values a stub shows (the most salient facts of the output)."""
+STUB_CHARS = 240
+"""The most characters of what a stub keeps, each part cut at a space with ``…``."""
+
+
+@lru_cache(maxsize=4096)
+def kept(text: str, signature: str = "") -> tuple[str, tuple[str, ...]]:
+    """What of the output ``text`` of the call ``signature`` (``name: args``) a stub
+    keeps: the error line that tells how it failed ("" if it did not), and the facts a
+    summary would read from it (``outputs.tool_items``), verbatim, the most salient first."""
+    errors = [e for e in error_lines(text) if not exit_status(e)]
+    failed = _cut(errors[telling(errors)], STUB_CHARS) if errors else ""
+    found = tool_items(ToolMessage(text, tool_call_id="-"), "-", 0, Quote(signature or "tool"))
+    facts = sorted(
+        (c for _, c in found if c.kind in ("fact", "identifier")), key=lambda c: -c.salience
+    )
+    shows: list[str] = []
+    room = STUB_CHARS - len(failed)
+    for fact in facts[:STUB_FACTS]:
+        value = fact.text.rpartition(ANSWER_JOIN)[2] if fact.key and fact.key.startswith(
+            "answer:") else fact.text  # fmt: skip
+        if "\n" in value:
+            continue  # a stub is one line, and a value is shown as written or not at all
+        if len(value) > room:
+            break
+        shows.append(value)
+        room -= len(value)
+    return failed, tuple(shows)
+
+
+def _cut(line: str, limit: int) -> str:
+    if len(line) <= limit:
+        return line
+    cut = line.rfind(" ", 0, limit)  # never inside a word: a value stays whole
+    return (line[:cut].rstrip() + " " if cut > 0 else "") + ELLIPSIS
 
 
 def protected_start(
@@ -113,7 +165,8 @@ def prune_old_outputs(
         elif i >= protected_from:
             continue
         label = describe_call(call) if call else (m.name or "tool")
-        stub = pruned_stub(label, message_text(source[i]), m.id or "")
+        signature = call_signature(call).text if call else (m.name or "tool")
+        stub = pruned_stub(label, message_text(source[i]), m.id or "", signature)
         if len(stub) < len(message_text(m)) or not isinstance(m.content, str):
             out[i] = replaced(m, {"content": stub}, cache)
             changed.append(i)

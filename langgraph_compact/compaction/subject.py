@@ -268,6 +268,9 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
     """The values of ``old`` that the later statement ``new`` makes stale (empty: it
     supersedes nothing of it); only those it marks stale unless ``implicit``."""
     marked = new.folded_stale & old.folded
+    if not marked and new.stale:  # "12.947°S / 24.304°W" marked, its two tokens stated
+        named = value_tokens(new.stale)
+        marked = frozenset(v.casefold() for v in old.values if value_tokens([v]) <= named)
     if marked:
         return tuple(v for v in old.values if v.casefold() in marked)
     if (

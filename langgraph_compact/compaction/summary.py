@@ -99,6 +99,9 @@ class SummaryItem(BaseModel):
     said_with: tuple[str, ...] = ()
     """Values its sentence names beside it, with a word saying something changed ("switch
     from X to Y"): which of them it replaced is read from what was said before."""
+    call: str = ""
+    """The call whose output it was read from (a fact or id a tool printed): running the
+    call again replaces it (``rerun``)."""
     origin: str = ""
     """Who said it: ``human``, ``ai``, ``tool``, ``summary`` (read back from a rendered
     summary) or ``model`` (a model summarizer's own wording, its values checked)."""
