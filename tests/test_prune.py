@@ -110,21 +110,27 @@ _FIELD = st.tuples(
     st.lists(_LINE, max_size=20),
     st.lists(_FIELD, max_size=6),
     st.sampled_from(["", "ValueError: port {v} is taken", "error: cannot reach {v}"]),
+    st.booleans(),
+    st.integers(0, 30),
 )
-def test_a_stub_keeps_only_verbatim_lines_of_what_it_pruned(
-    noise: list[str], fields: list[tuple[str, str]], error: str
+def test_a_stub_keeps_only_verbatim_pieces_of_what_it_pruned(
+    noise: list[str], fields: list[tuple[str, str]], error: str, table: bool, words: int
 ) -> None:
-    """What a stub keeps of an output (how it failed, the values it shows) is words of
-    that output, each part whole or cut at a space with "…": never a value it did not
-    print, never one with characters changed."""
+    """What a stub keeps of an output (the error it printed, the values it shows) is
+    pieces of that output as written: an error line whole or cut at a space with "…", a
+    value never with a label, a "…" or a space the output did not have, tables and long
+    lines included."""
     lines = [*noise, *(f"{k}: {v}" for k, v in fields)]
+    if table and fields:
+        lines += ["name  ip  zone", *(f"{k}  {v}  eu-west-1a" for k, v in fields[:3])]
+    if fields:
+        lines.append(" ".join(["the deploy went to"] * words + [fields[-1][1]]))
     if error and fields:
         lines.append(error.format(v=fields[0][1]))
     text = "\n".join(lines)
     failed, shows = kept(text, "bash: ./status.sh")
-    for part in [failed, *shows]:
-        whole = part.removesuffix(" …").removesuffix("…")
-        assert whole in text, (part, text)
+    assert not failed or failed.removesuffix(" …").removesuffix("…") in text, failed
+    assert all(part in text for part in shows), (shows, text)
     assert len(shows) <= STUB_FACTS
     if error and fields:
         assert failed == error.format(v=fields[0][1])
@@ -141,7 +147,7 @@ def test_a_pruned_failure_and_its_values_stay_in_view() -> None:
     msgs.append(ai("done", id="end"))
     res = prune_old_outputs(msgs, ToolPolicies(), protected_from=len(msgs) - 1)
     failed, shown = str(res.messages[2].content), str(res.messages[4].content)
-    assert "failed: E   AssertionError: computed 389.0mg/kg exceeds 300;" in failed
+    assert "error: E   AssertionError: computed 389.0mg/kg exceeds 300;" in failed
     assert "BLD-44871" in shown and "build-7.internal:2222" in shown
     assert "\n" not in failed + shown
     assert marker_ref(failed) == "t0" and marker_ref(shown) == "t1"

@@ -1,11 +1,13 @@
 """A call run again replaces what its earlier output said (``compaction.rerun``).
 
 A command run again names no subject and says nothing changed: it shows the state anew.
+"The same call" is the tool's name and whole arguments, as the projection's dedupe reads
+it; another flag, step, argument or script body is another call and replaces nothing.
 The facts read from the earlier output must not stand beside the new ones once the new
-output is summarized too (merge); a different call (another file, another directory)
-replaces nothing, and neither does a run again of what failed (the error stays, as
-history). While the new output is still in view, the summary shown does not change: a
-run again is no compaction event, and the cached prefix stays as it was.
+output is summarized too (merge). A run that failed replaces nothing, a fact another call
+printed too stays, and the error an earlier run printed stays, as history. While the new
+output is still in view, the summary shown does not change: a run again is no compaction
+event, and the cached prefix stays as it was.
 """
 
 from __future__ import annotations
@@ -14,35 +16,34 @@ import pytest
 from factories import ai_tool_call, human, system, tool_result
 from hypothesis import given
 from hypothesis import strategies as st
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, ToolMessage
 
 from langgraph_compact import Budget, CompactionResult, CompactionSettings, compact
-from langgraph_compact.compaction.rerun import looks_again
+from langgraph_compact.compaction.rerun import call_key
 from langgraph_compact.messages import message_text
 from langgraph_compact.tokens import TokenCounter
 
 COUNTER = TokenCounter()
 BUDGETS = (2_000, 4_000, 8_000)
 OUTPUTS = {
-    # an output printing the value among other lines, old value, new value
+    # an output printing the value on a line of its own, with no key: old value, new value
     "metar": (
         "{v} 9999 FEW025 BKN040 12/04 Q1018\n(cached)",
         "EGLL 250220Z 13013G30KT",
         "LFPG 052020Z 26008G30KT",
     ),
-    "version": (
-        "build: {v}\nengine: 5.3.2 (custom)",
-        "v5.12.2-rc.5+build.4642",
-        "v5.6.27-rc.8+build.6211",
-    ),
-    "host": ("primary: {v}\nreplicas: 2\nlag_ms: 14", "db-7.internal:5432", "db-9.internal:6432"),
-    "pod": ("NAME  READY  STATUS\n{v}  1/1  Running", "api-7c9f6d-x2k4p", "api-5b8e1a-q9r3z"),
+    "version": ("{v}\n(built 3 days ago)", "v5.12.2-rc.5+build.4642", "v5.6.27-rc.8+build.6211"),
+    "host": ("connected to {v} in 14 ms\nok", "db-7.internal:5432", "db-9.internal:6432"),
 }
-AGAIN = {
-    # the first command, the command run again
-    "same": ("wx show --station primary", "wx show --station primary"),
-    "flag": ("wx show --station primary", "wx show --station primary --no-cache"),
-    "chained": ("./tools/print-state.sh --short", "git pull && ./tools/print-state.sh --short"),
+COMMAND = "wx show --station primary"
+OTHER = {
+    # a first command, a later one that is another call: another file, another step
+    # before it, another flag, another argument, another script under the same first line
+    "other file": ("cat ci/staging.env", "cat ci/prod.env"),
+    "other step": ("./state.sh", "cd prod && ./state.sh"),
+    "other flag": ("uname -r", "uname -m"),
+    "other argument": ("wx show --station=EGLL", "wx show --station=LFPG"),
+    "other script": ("python - <<EOF\nprint(1)\nEOF", "python - <<EOF\nprint(2)\nEOF"),
 }
 
 
@@ -88,12 +89,10 @@ def _history(first: str, again: str, output: str, old: str, new: str, budget: in
 
 
 @pytest.mark.parametrize("budget", BUDGETS)
-@pytest.mark.parametrize("again", list(AGAIN))
 @pytest.mark.parametrize("shape", list(OUTPUTS))
-def test_a_call_run_again_replaces_what_it_printed(shape: str, again: str, budget: int) -> None:
+def test_a_call_run_again_replaces_what_it_printed(shape: str, budget: int) -> None:
     output, old, new = OUTPUTS[shape]
-    first, later = AGAIN[again]
-    result = _compacted(_history(first, later, output, old, new, budget, in_view=False), budget)
+    result = _compacted(_history(COMMAND, COMMAND, output, old, new, budget, in_view=False), budget)
     shown = "\n".join(message_text(m) for m in result.messages)
     assert new in shown
     assert old not in shown, shown
@@ -104,8 +103,7 @@ def test_a_run_again_in_view_leaves_the_summary_shown_as_it_was(shape: str) -> N
     """No compaction event, no rewrite: the summary the previous call showed is shown
     again word for word when the same call runs again at the end."""
     output, old, new = OUTPUTS[shape]
-    first, later = AGAIN["same"]
-    raw = _history(first, later, output, old, new, 8_000, in_view=True)
+    raw = _history(COMMAND, COMMAND, output, old, new, 8_000, in_view=True)
     before = _compacted(raw[:-2], 8_000)
     after = compact(raw, before.summary, CompactionSettings(_budget(8_000), counter=COUNTER))
     assert before.summary is not None and old in before.summary.render()
@@ -113,16 +111,8 @@ def test_a_run_again_in_view_leaves_the_summary_shown_as_it_was(shape: str) -> N
     assert new in message_text(after.messages[-1])
 
 
-OTHER = {
-    # a first command, a later one that looks at something else
-    "other file": ("cat ci/staging.env", "cat ci/prod.env"),
-    "other directory": ("cd staging && ./state.sh", "cd prod && ./state.sh"),
-    "other argument": ("wx show --station=EGLL", "wx show --station=LFPG"),
-}
-
-
 @pytest.mark.parametrize("other", list(OTHER))
-@pytest.mark.parametrize("shape", ["metar"])  # no key, which would supersede by itself
+@pytest.mark.parametrize("shape", list(OUTPUTS))
 def test_another_call_replaces_nothing(shape: str, other: str) -> None:
     output, old, new = OUTPUTS[shape]
     first, later = OTHER[other]
@@ -130,6 +120,47 @@ def test_another_call_replaces_nothing(shape: str, other: str) -> None:
     assert result.summary is not None
     summary = result.summary.render()
     assert old in summary and new in summary, summary
+
+
+def test_a_failed_run_replaces_nothing() -> None:
+    """A run that failed says nothing of the state: what the last good run printed stays."""
+    output, old, _ = OUTPUTS["host"]
+    turns = 8_000 // 150
+    call = ai_tool_call("bash", {"command": COMMAND}, id="new-call")
+    failed = ToolMessage(
+        "Error: connection timed out", tool_call_id=call.tool_calls[0]["id"] or "", name="bash",
+        id="new", status="error",
+    )  # fmt: skip
+    raw = [
+        system(id="s"),
+        human("Keep the station report current.", id="h"),
+        *_run(COMMAND, output.format(v=old), "old"),
+        *_filler(turns, 0),
+        call,
+        failed,
+        *_filler(turns, turns),
+    ]
+    result = _compacted(raw, 8_000)
+    assert result.summary is not None
+    assert old in result.summary.render(), result.summary.render()
+
+
+def test_a_fact_another_call_printed_too_is_no_one_runs() -> None:
+    """``STACK=orion-42`` printed by ``cat deploy.env`` and by ``./status.sh``: running
+    ``./status.sh`` again without it does not take it, ``deploy.env`` still says it."""
+    turns = 8_000 // 150
+    raw = [
+        system(id="s"),
+        human("Keep the station report current.", id="h"),
+        *_run("cat deploy.env", "STACK=orion-stack-42\nREGION=eu-west-3", "env"),
+        *_run("./status.sh", "STACK=orion-stack-42 healthy", "old"),
+        *_filler(turns, 0),
+        *_run("./status.sh", "all healthy", "new"),
+        *_filler(turns, turns),
+    ]
+    result = _compacted(raw, 8_000)
+    assert result.summary is not None
+    assert "orion-stack-42" in result.summary.render(), result.summary.render()
 
 
 def test_an_error_stays_when_its_call_runs_again() -> None:
@@ -153,19 +184,20 @@ def test_an_error_stays_when_its_call_runs_again() -> None:
     assert "db-9.internal:6432" in summary
 
 
-_WORD = st.from_regex(r"[a-z][a-z0-9_./]{0,8}", fullmatch=True)
-_FLAGS = st.lists(st.from_regex(r"--?[a-z][a-z-]{0,6}", fullmatch=True), max_size=3)
+_ARGS = st.dictionaries(
+    st.from_regex(r"[a-z]{1,8}", fullmatch=True),
+    st.one_of(st.text(max_size=30), st.integers(), st.lists(st.text(max_size=8), max_size=3)),
+    max_size=4,
+)
 
 
-@given(_WORD, st.lists(_WORD, min_size=1, max_size=4), _FLAGS, _FLAGS, st.lists(_WORD, max_size=3))
-def test_flags_and_earlier_steps_do_not_make_another_call(
-    program: str, args: list[str], flags: list[str], more: list[str], step: list[str]
-) -> None:
-    """Bare flags say how a command prints and an earlier step (``git pull &&``) what ran
-    before: the same program and arguments look again. Other arguments do not."""
-    first = f"bash: {' '.join([program, *flags, *args])}"
-    before = f"{' '.join(['git', *step])} && " if step else ""
-    again = f"bash: {before}{' '.join([program, *args, *more])}"
-    assert looks_again(first, again)
-    assert not looks_again(first, f"bash: {program} {' '.join(args)} {program}x")
-    assert not looks_again(first, f"python: {program} {' '.join(args)}")
+@given(st.sampled_from(["bash", "read_file", "get_user"]), _ARGS, _ARGS)
+def test_the_same_call_is_its_name_and_whole_arguments(name: str, a: dict, b: dict) -> None:
+    """Two calls are one when their names and arguments are, whatever the key order; any
+    other argument (a flag, a step, a script line) is another call."""
+    same = call_key({"name": name, "args": a}) == call_key({"name": name, "args": b})
+    assert same == (a == b)
+    assert call_key({"name": name, "args": dict(reversed(list(a.items())))}) == call_key(
+        {"name": name, "args": a}
+    )
+    assert call_key({"name": name, "args": a}) != call_key({"name": name + "x", "args": a})

@@ -58,6 +58,10 @@ def test_an_unquoted_posix_path_with_spaces_is_still_no_path_of_its_own() -> Non
     """Without quotes, words with a slash between them are no path; from a drive, a
     Windows path's folders of a few words are (``test_a_windows_path_from_its_drive…``)."""
     assert tx.paths("open C:\\Program Files\\app\\a.ini now") == ["C:\\Program Files\\app\\a.ini"]
+    # words of prose are no folder: a folder of words starts with a capital or a digit
+    assert tx.paths("copy C:\\build\\out to dist\\app.exe first") == ["dist\\app.exe"]
+    # a rotated log keeps its number; a dotted name is no file name
+    assert tx.paths("see logs/app.log.1, not aaaa.json.max_depth") == ["logs/app.log.1"]
     assert tx.paths('say "it is / and /" or "/a b"') == []
 
 

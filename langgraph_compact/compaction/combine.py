@@ -34,6 +34,8 @@ def combine(old: SummaryItem, new: SummaryItem) -> SummaryItem:
             "salience": salience,
             "pinned": old.pinned or new.pinned,
             "stale": tuple(dict.fromkeys(old.stale + new.stale)),
+            # said by another call (or a person) too: no one call's run replaces it
+            "call": new.call if old.call in ("", new.call) and old.origin == "tool" else "",
         }
     )
 

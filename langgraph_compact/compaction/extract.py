@@ -43,6 +43,7 @@ from langgraph_compact.compaction.parse import classify
 from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.readback import parse_rendered_summary, transcript_turns
+from langgraph_compact.compaction.rerun import call_key
 from langgraph_compact.compaction.sentences import listed, prose_sentences, says_something
 from langgraph_compact.compaction.stale import stale_spans
 from langgraph_compact.compaction.subject import statement, tied
@@ -289,7 +290,7 @@ def extract_items(
     if isinstance(message, ToolMessage):
         answered = calls.get(message.tool_call_id)
         signature = call_signature(answered) if answered else Quote(str(message.name))
-        return tool_items(message, mid, seq, signature)
+        return tool_items(message, mid, seq, signature, call_key(answered) if answered else "")
     return []
 
 

@@ -65,8 +65,8 @@ def merge_items(
         A new goal makes the previous goal and the current in-progress and next-step
         items historical. A file once modified stays under "modified" when read again.
         A call that succeeds after failing (its Blocked item becomes Done) demotes the
-        errors its failed runs printed (``RESOLVED_SALIENCE``). A call run again drops the
-        facts read from its earlier outputs (``rerun``).
+        errors its failed runs printed (``RESOLVED_SALIENCE``). The same call run again
+        successfully drops the facts read from its earlier outputs (``rerun``).
     """
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
@@ -159,7 +159,7 @@ def merge_items(
                 texts = {k: v for k, v in texts.items() if k[0] is not Section.GOAL}
         if found.key and found.key.startswith("file:"):
             found = _same_file(found, where, out, pop)
-        if found.key and found.key.startswith("call:") and found.sources:
+        if found.kind == "done" and found.call and found.sources:
             _looked_again(out, pop, found)
         held = where.get(found.key) if found.key else None
         if held is Section.FILES_MODIFIED and section is Section.FILES_READ:
@@ -275,11 +275,11 @@ def _looked_again(
     pop: Callable[[Section, str], SummaryItem],
     call: SummaryItem,
 ) -> None:
-    """A call run again (``rerun``): the facts read from its earlier outputs go."""
-    signature, output = (call.key or "")[len("call:") :], call.sources[-1]
+    """The same call run again, successfully (``rerun``): the facts read from its
+    earlier outputs go."""
     for section, held in out.items():
         for slot, other in list(held.items()):
-            if replaced_by_run(other, signature, output):
+            if replaced_by_run(other, call.call, call.sources[-1]):
                 pop(section, slot)
 
 

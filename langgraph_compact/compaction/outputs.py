@@ -121,7 +121,7 @@ def _fact_candidates(
             line = src.text[a:b]
             if tx.is_code_line(_indented(src.text, a, b)) or line in said:
                 continue
-            for f in p.facts(line):
+            for f in p.facts(line, fields=True):
                 if tx.specificity(f.value) >= _FACT_SPECIFICITY:
                     start, cut = p.shown_from(line, f)
                     words = src.slice(a + start, a + f.end)
@@ -294,13 +294,16 @@ def answer_value(text: str) -> str | None:
     return lines[0]
 
 
-def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> list[Candidate]:
+def tool_items(
+    message: ToolMessage, mid: str, seq: int, signature: Quote, call: str = ""
+) -> list[Candidate]:
     """What a tool output says (``output_items``), and the call's outcome: done or blocked.
 
     An output that is one value is the answer to its call, shown beside the call and keyed
     by it: running the call again replaces it, and it states the current value of what
     the command names (``subject.answer``). Every fact and id read from the output keeps
-    its call, so a later run replaces them too (``rerun``)."""
+    its call (``call``, ``rerun.call_key``), and so does the outcome when the call
+    succeeded: a later successful run of the same call replaces them (``rerun``)."""
     src = Source(mid, message_text(message))
     out, found = _output(src, seq, 0, len(src.text), message.status == "error")
     # the names it prints, whatever the format: read as the output arrives (a transcript
@@ -317,8 +320,8 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> li
             origin="tool",
         )  # fmt: skip
         out = present([*out, answer])
-    if ": " in signature.text:  # what a call printed: running it again replaces it
-        out = [(s, c.model_copy(update={"call": signature.text})) if c.kind in OBSERVED
+    if call:  # what a call printed: running the same call again replaces it
+        out = [(s, c.model_copy(update={"call": call})) if c.kind in OBSERVED
                else (s, c) for s, c in out]  # fmt: skip
     statuses = [e for e in found if exit_status(e)]
     errors = [e for e in found if not exit_status(e)]
@@ -342,6 +345,6 @@ def tool_items(message: ToolMessage, mid: str, seq: int, signature: Quote) -> li
         done = signature + (" (" + status + ")" if status else "")
         outcome = item(
             Section.DONE, done, mid, seq, key=key, kind="done", salience=SALIENCE["tool.done"],
-            origin="tool",
+            origin="tool", call=call,
         )  # fmt: skip
     return present([*out, outcome])

@@ -9,19 +9,23 @@ import re
 __all__ = ["file_key", "has_extension", "path_spans", "paths"]
 
 PATH = re.compile(
-    r"(?:(?<![\w\\:])(?:[A-Za-z]:\\(?:[\w.$-]+(?: [\w.$-]+){0,2}\\)+|(?:[\w.$-]+\\)+)"
+    r"(?:(?<![\w\\:])(?:[A-Za-z]:\\(?:(?:(?=[^\W_a-z])[\w.$-]+(?: [\w.$-]+){1,2}|[\w.$-]+)\\)+"
+    r"|(?:[\w.$-]+\\)+)"
     r"[\w.$-]+\.[A-Za-z]\w{0,7}\b(?!\.\w)"
     r"|(?<![\w/.\\:-])~?/(?=[\w.@+-]*[^\W\d_])(?:[\w.@+-]+/)+[\w@+-](?:[\w.@+-]*[\w@+-])?"
-    r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}\b(?!\.\w)"
+    r"|(?<![\w/.\\:-])(?:[A-Za-z]:)?(?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,8}(?:\.\d+)?\b"
+    r"(?!\.\w)"
     r"|(?<![\w/.\\:-])[\w-]+\.(?:py|js|ts|tsx|jsx|md|txt|json|yaml|yml|toml|cfg|ini|sh|rs|go|"
     r"java|cpp|hpp|html|css|sql|rst|rb|php|kt|swift|xml|csv)\b(?!\.\w))"
     r"(?::\d+(?:[:-]\d+){0,2}\b|#L\d+(?:-L?\d+)?\b)?"
 )
 """A path as written, POSIX or Windows (with its drive, or relative), with the location it
 cites (``app.py:112:12``, ``x.py:12-15``, ``src/a.rs#L40``): the location is part of the
-value. A folder of a Windows path from its drive may hold a space or two (``D:\\Program
-Files\\…``). An absolute path of two parts or more needs no extension (``/dev/mapper/vg0-wal``),
-and is read to its end, dots inside its parts or not (``/providers/Microsoft.Sql/servers/x``).
+value. A folder of a Windows path from its drive may hold a space or two after a capital
+or a digit (``D:\\Program Files\\…``, not ``C:\\build\\out to dist\\…``); a rotated log
+keeps its number (``logs/app.log.1``). An absolute path of two parts or more needs no
+extension (``/dev/mapper/vg0-wal``), and is read to its end, dots inside its parts or not
+(``/providers/Microsoft.Sql/servers/x``).
 Not the tail of a URL (``host:8080/a/b.py``, ``gs://bucket/run/7``), nor the head of a
 dotted name (``aaaa.json`` of ``aaaa.json.max_depth``)."""
 _LOCATION = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")

@@ -88,9 +88,8 @@ def _value(raw: str) -> str | None:
 
 
 def _key(raw: str, *, field: bool = False) -> str | None:
-    """The normalized name of what a fact states, or None when ``raw`` names nothing: a
-    path, a pronoun, a generic word. A ``field`` (the key of a ``key: value`` line) may be
-    two letters (``id:``, ``ip:``, ``os:``) but not a word of prose (``no: …``, ``so: …``)."""
+    """The name a fact states, or None for a path, a pronoun, a generic word; a ``field``
+    (a tool's ``key: value`` line) may be two letters (``id:``), not prose (``NB:``)."""
     if "/" in raw or re.search(r"\.\w{1,4}$", raw.strip()):
         return None  # a path or a file name, not the name of a setting
     key = re.sub(r"^(?:(?:actually|so|also|now|btw|and|but|ok|okay|well) )*", "", norm(raw))
@@ -101,11 +100,10 @@ def _key(raw: str, *, field: bool = False) -> str | None:
     return key if len(key.split()) <= 5 else None
 
 
-_SHORT_WORDS = frozenset(  # two-letter words of prose: never the name of a field
-    "am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ps re".split()
+_SHORT_WORDS = frozenset(  # two-letter words of prose and mail: never the name of a field
+    "am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ps re "
+    "nb cc fw ex ie eg vs".split()
 )
-
-
 _PIPE_ROW = re.compile(r"^\s*(?P<key>[A-Za-z_][\w .\-]{0,40}?)\s+\|\s+(?P<value>[^|]{1,100}?)\s*$")
 """A two-column table row (``psql``, ``SHOW``): ``max_connections | 250``."""
 _VERSION = re.compile(
@@ -130,8 +128,9 @@ def _value_end(text: str, group_start: int, raw: str, value: str) -> int:
     return group_start + raw.find(value) + len(value)
 
 
-def facts(text: str) -> list[Fact]:
-    """The facts stated in one sentence or line ("X is Y", "key: value", ``k | v``).
+def facts(text: str, *, fields: bool = False) -> list[Fact]:
+    """The facts stated in one sentence or line ("X is Y", "key: value", ``k | v``);
+    ``fields``: a line a tool printed, whose key may be two letters (``id: …``).
 
     >>> [f[:2] for f in facts("Correction: the release deadline is now March 9, not March 3.")]
     [('release deadline', 'March 9')]
@@ -139,10 +138,10 @@ def facts(text: str) -> list[Fact]:
     >>> f.key, f.value, "The staging window is 09:00 UTC."[f.start : f.end]
     ('staging window', '09:00 UTC', 'The staging window is 09:00 UTC')
     """
-    return _facts(text, 0)
+    return _facts(text, 0, fields)
 
 
-def _facts(text: str, base: int) -> list[Fact]:
+def _facts(text: str, base: int, fields: bool = False) -> list[Fact]:
     out: list[Fact] = []
     if text.rstrip().endswith("?"):
         return out  # a question states nothing
@@ -151,17 +150,17 @@ def _facts(text: str, base: int) -> list[Fact]:
         words = norm(kv["key"]).split()
         if len(words) >= 2 and len(kv["value"].split()) >= 5 and _COPULA.match(kv["value"]):
             # "Heads up: X is the WAL disk": the value is a sentence, the key a label
-            return _facts(kv["value"], base + kv.start("value"))
+            return _facts(kv["value"], base + kv.start("value"), fields)
         if words and words[0] in _LABELS:  # "NOTE: x is y", "INFO loaded: k=v"
-            inner = _facts(kv["value"], base + kv.start("value"))
+            inner = _facts(kv["value"], base + kv.start("value"), fields)
             if inner:
                 return inner
             label = kv["key"].split()[0]
             rest_at = kv.start("key") + kv["key"].find(label) + len(label)
             rest = text[rest_at:].lstrip()
             at = len(text) - len(rest)
-            return _facts(rest, base + at) if norm(rest.split(":")[0]) else []
-        key, value = _key(kv["key"], field=True), _value(kv["value"])
+            return _facts(rest, base + at, fields) if norm(rest.split(":")[0]) else []
+        key, value = _key(kv["key"], field=fields), _value(kv["value"])
         if key and value:
             start = kv.start("key") - (kv.start("key") > 0 and text[kv.start("key") - 1] in "\"'")
             end = _value_end(text, kv.start("value"), kv["value"], value)

@@ -15,8 +15,9 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from langgraph_compact.compaction.candidates import call_signature
 from langgraph_compact.compaction.failures import error_lines, exit_status, telling
-from langgraph_compact.compaction.outputs import ANSWER_JOIN, tool_items
+from langgraph_compact.compaction.outputs import tool_items
 from langgraph_compact.compaction.quote import ELLIPSIS, Quote
+from langgraph_compact.compaction.rerun import OBSERVED
 from langgraph_compact.compaction.stage import (
     StageResult,
     describe_call,
@@ -32,19 +33,22 @@ from langgraph_compact.tokens import TokenCounter
 __all__ = ["kept", "protected_start", "prune_old_outputs", "pruned_stub"]
 
 
-def pruned_stub(label: str, text: str, ref: str, signature: str = "") -> str:
-    """The one-line stub that replaces a pruned output, with what the output says that
-    a summary would keep (``kept``): how it failed, the values it shows. Pruning needs no
-    summary, so without them a pruned output's facts would be out of view until one runs.
+def pruned_stub(
+    label: str, text: str, ref: str, signature: str = "", *, failed: bool = False
+) -> str:
+    """The one-line stub that replaces a pruned output, with what of it a summary would
+    keep (``kept``): the error it printed, the values it shows, each a verbatim piece.
+    Pruning needs no summary, so without them a pruned output's facts and failure would
+    be out of view until one runs.
 
     >>> pruned_stub('bash {"command":"ls"}', "a\\nb\\n", "t-4")
     '[pruned output of bash {"command":"ls"}: 4 chars / 2 lines; ref=t-4 — call recall(ref) for the original]'
-    >>> pruned_stub("bash", "x\\nValueError: bad port 80a\\n", "t-5")
-    '[pruned output of bash: 27 chars / 2 lines; failed: ValueError: bad port 80a; ref=t-5 — call recall(ref) for the original]'
+    >>> pruned_stub("bash", "x\\nValueError: bad port 80a\\n", "t-5", failed=True)
+    '[pruned output of bash: 27 chars / 2 lines; error: ValueError: bad port 80a; ref=t-5 — call recall(ref) for the original]'
     """  # noqa: E501
     lines = len(text.splitlines())  # "a" is one line, "a\nb\n" two
-    failed, shows = kept(text, signature)
-    said = (f"failed: {failed}; " if failed else "") + (
+    failure, shows = kept(text, signature, failed)
+    said = (f"error: {failure}; " if failure else "") + (
         f"shows: {' | '.join(shows)}; " if shows else ""
     )
     size = f"{len(text):,} chars / {lines:,} lines"
@@ -55,37 +59,45 @@ STUB_FACTS = 3
 """The most values a stub shows (the most salient facts of the output)."""
 STUB_CHARS = 240
 """The most characters of what a stub keeps, each part cut at a space with ``…``."""
+STUB_SCAN_CHARS = 20_000
+"""How much of a long output's end a stub reads: where a failure and the final state are
+printed, and a bound on the time a stub takes."""
 
 
-@lru_cache(maxsize=4096)
-def kept(text: str, signature: str = "") -> tuple[str, tuple[str, ...]]:
-    """What of the output ``text`` of the call ``signature`` (``name: args``) a stub
-    keeps: the error line that tells how it failed ("" if it did not), and the facts a
-    summary would read from it (``outputs.tool_items``), verbatim, the most salient first."""
-    errors = [e for e in error_lines(text) if not exit_status(e)]
-    failed = _cut(errors[telling(errors)], STUB_CHARS) if errors else ""
-    found = tool_items(ToolMessage(text, tool_call_id="-"), "-", 0, Quote(signature or "tool"))
-    facts = sorted(
-        (c for _, c in found if c.kind in ("fact", "identifier")), key=lambda c: -c.salience
-    )
+@lru_cache(maxsize=1024)
+def kept(text: str, signature: str = "", failed: bool = False) -> tuple[str, tuple[str, ...]]:
+    """What of the output ``text`` of the call ``signature`` (``name: args``; ``failed``:
+    its message's status said so) a stub keeps: when the output failed (``tool_items``
+    reads it as blocked), the error line that tells most, and the facts a summary would
+    read from it, the most salient first, each as the longest verbatim piece of it."""
+    if len(text) > STUB_SCAN_CHARS:
+        text = text[-STUB_SCAN_CHARS:].partition("\n")[2]
+    message = ToolMessage(text, tool_call_id="-", status="error" if failed else "success")
+    found = [c for _, c in tool_items(message, "-", 0, Quote(signature or "tool"))]
+    failure = ""
+    if any(c.kind == "blocked" for c in found):
+        errors = [e for e in error_lines(text) if not exit_status(e)] or error_lines(text)
+        failure = _cut(errors[telling(errors)], STUB_CHARS) if errors else ""
+    facts = sorted((c for c in found if c.kind in OBSERVED), key=lambda c: -c.salience)
     shows: list[str] = []
-    room = STUB_CHARS - len(failed)
+    room = STUB_CHARS - len(failure)
     for fact in facts[:STUB_FACTS]:
-        value = fact.text.rpartition(ANSWER_JOIN)[2] if fact.key and fact.key.startswith(
-            "answer:") else fact.text  # fmt: skip
-        if "\n" in value:
+        piece = max(fact.spans, key=lambda s: s.end - s.start, default=None)
+        value = fact.text[piece.at : piece.at + piece.end - piece.start] if piece else ""
+        if not value.strip() or "\n" in value:
             continue  # a stub is one line, and a value is shown as written or not at all
         if len(value) > room:
             break
         shows.append(value)
         room -= len(value)
-    return failed, tuple(shows)
+    return failure, tuple(shows)
 
 
 def _cut(line: str, limit: int) -> str:
+    """``line`` whole, or cut at a space before ``limit`` with ``…``: never inside a word."""
     if len(line) <= limit:
         return line
-    cut = line.rfind(" ", 0, limit)  # never inside a word: a value stays whole
+    cut = line.rfind(" ", 0, limit)
     return (line[:cut].rstrip() + " " if cut > 0 else "") + ELLIPSIS
 
 
@@ -166,7 +178,9 @@ def prune_old_outputs(
             continue
         label = describe_call(call) if call else (m.name or "tool")
         signature = call_signature(call).text if call else (m.name or "tool")
-        stub = pruned_stub(label, message_text(source[i]), m.id or "", signature)
+        raw = source[i]
+        failed = isinstance(raw, ToolMessage) and raw.status == "error"
+        stub = pruned_stub(label, message_text(raw), m.id or "", signature, failed=failed)
         if len(stub) < len(message_text(m)) or not isinstance(m.content, str):
             out[i] = replaced(m, {"content": stub}, cache)
             changed.append(i)

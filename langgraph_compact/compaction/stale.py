@@ -1,10 +1,10 @@
 """Stale values: where a correction names what is no longer true.
 
 "Y, not X", "instead of X", "from X to Y", "replaced X with Y", "X → Y", "X is
-abandoned", "no longer (meeting at) X", and with no cue word a value set against one of
-its shape ("Y not X", "Y (was X)"): each gives the span of X (a verbatim value of the
-sentence) and the words that say it is stale, so a correction can be shown without them
-and ``subject`` can replace what stated X.
+abandoned", and with no cue word a value set against one of its shape ("Y not X", "Y
+(was X)"): each gives the span of X (a verbatim value of the sentence, "12.947°S /
+24.304°W" whole) and the words that say it is stale, so a correction can be shown
+without them and ``subject`` can replace what stated X.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ _PHRASE = r"(?:[^,.;()\n]|(?<=\d)[,.](?=\d)|(?<=\w)\.(?=\w)){1,40}?"
 _STALE = re.compile(
     r"(?P<lead>,\s*|\s*\(|\s+|^)(?P<cue>\b(?:not|instead of|rather than|no longer|previously|"
     r"used to be|formerly|was|replacing|replaces|in place of)\s+"
-    r"(?:(?<=no longer )(?-i:[a-z]+)\s+(?:(?:at|in|on|to|from|with|for|via|under)\s+)?)?"
     r"(?:(?:use|using|need|run|point to|deploy to|target|support|on|at|in)\s+)?"
     r"(?:the |a |an )?)"
     rf"(?P<old>{_PHRASE})(?P<close>\)?)"

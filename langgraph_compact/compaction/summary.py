@@ -100,8 +100,8 @@ class SummaryItem(BaseModel):
     """Values its sentence names beside it, with a word saying something changed ("switch
     from X to Y"): which of them it replaced is read from what was said before."""
     call: str = ""
-    """The call whose output it was read from (a fact or id a tool printed): running the
-    call again replaces it (``rerun``)."""
+    """The call whose output alone it was read from (``rerun.call_key``; a fact or id a
+    tool printed): a later successful run of the same call replaces it (``rerun``)."""
     origin: str = ""
     """Who said it: ``human``, ``ai``, ``tool``, ``summary`` (read back from a rendered
     summary) or ``model`` (a model summarizer's own wording, its values checked)."""

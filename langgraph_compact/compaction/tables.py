@@ -3,10 +3,10 @@
 A short table (a CSV export, a SQL result, ``docker ps``, ``kubectl get``, a CLI's
 ``--output table``) answers with its cells: a cell naming a specific value is a fact keyed
 by its column, shown as the column's name and the cell, both verbatim ("rollout_pct:
-89.5%"), so a later table or statement of the same column replaces it. A table of a few
-rows answers with its rows: each row naming a specific value is one fact, its first cell
-then its most specific cells by column ("db-1 cidr_block: 10.1.5.0/24"), keyed by its
-first cell. A longer table is a dump: its rows are left to the
+89.5%"), so a later table or statement of the same column replaces it. In a table of
+several rows each cell is shown with its row's first cell, which is then no fact of its
+own when another cell of the row is one: a timetable's departure time is which row, its
+train and platform are what it says. A longer table is a dump: its rows are left to the
 recall tool.
 """
 
@@ -33,8 +33,6 @@ _CELL_CHARS = 120
 """A longer cell is a payload, not a value to keep."""
 _SPECIFIC = 0.4
 """How specific a cell must be to be a fact (as a tool's ``key: value``)."""
-_ROW_CELLS = 2
-"""The most cells a row of several shows besides its first: its most specific."""
 
 
 def _cells(text: str, a: int, b: int, cell: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -60,8 +58,8 @@ def _column(name: str, *, comma: bool) -> bool:
 def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str, str, Quote]]:
     """``(column, value, shown)`` for each specific cell of the table the output ``lines``
     (stripped line spans of ``src.text``) are, when they are one: a header of column names,
-    then one to ``MAX_ROWS`` rows of as many cells (rule lines aside). A row of several is
-    one fact, keyed by its first cell and valued by its most specific other one."""
+    then one to ``MAX_ROWS`` rows of as many cells (rule lines aside). A cell of a table of
+    several rows is keyed and shown with its row's first cell."""
     text = src.text
     content = [(a, b) for a, b in lines if not _RULE.fullmatch(text[a:b])]
     if not 2 <= len(content) <= MAX_ROWS + 1:
@@ -75,28 +73,22 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
     else:
         return
     firsts = [text[row[0][0] : row[0][1]] for row in rows]
-    for row, first in zip(rows, firsts, strict=True):
-        if len(rows) > 1:
-            # a row of several is one fact: its first cell (which row), then its most
-            # specific cells by column (a departure's train and platform, not its time
-            # four times over as facts of their own)
-            cells = [
-                (n, c)
-                for n, c in enumerate(row[1:], 1)
-                if c[1] - c[0] <= _CELL_CHARS and tx.specificity(text[c[0] : c[1]]) >= _SPECIFIC
-            ]
-            cells = sorted(cells, key=lambda nc: -tx.specificity(text[nc[1][0] : nc[1][1]]))
-            if not cells:
-                continue
-            shown = src.slice(*row[0])
-            for k, (n, (ca, cb)) in enumerate(sorted(cells[:_ROW_CELLS])):
-                shown += (" " if k == 0 else ", ") + src.slice(*head[n]) + ": " + src.slice(ca, cb)
-            value = text[cells[0][1][0] : cells[0][1][1]]
-            which = first if firsts.count(first) == 1 else f"{first}:{value}"  # rows apart
-            yield f"{text[head[0][0] : head[0][1]]}:{which}", value, shown
-            continue
+    for n, (row, first) in enumerate(zip(rows, firsts, strict=True)):
+        which = first if firsts.count(first) == 1 else f"{first}#{n + 1}"  # rows apart
         for (ha, hb), (ca, cb) in zip(head, row, strict=True):
             value = text[ca:cb]
             if cb - ca > _CELL_CHARS or tx.specificity(value) < _SPECIFIC:
                 continue
-            yield text[ha:hb], value, src.slice(ha, hb) + ": " + src.slice(ca, cb)
+            if len(rows) > 1 and (ca, cb) == row[0] and _says_more(text, row):
+                continue  # which row, shown with each cell: not a fact of its own
+            shown = src.slice(ha, hb) + ": " + src.slice(ca, cb)
+            if len(rows) == 1:
+                yield text[ha:hb], value, shown
+            else:  # which row: its first cell
+                row_of = shown if (ca, cb) == row[0] else src.slice(*row[0]) + " " + shown
+                yield f"{text[ha:hb]}:{which}", value, row_of
+
+
+def _says_more(text: str, row: list[tuple[int, int]]) -> bool:
+    """Whether a cell of ``row`` other than its first is a fact (``_SPECIFIC``)."""
+    return any(b - a <= _CELL_CHARS and tx.specificity(text[a:b]) >= _SPECIFIC for a, b in row[1:])
