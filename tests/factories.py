@@ -114,6 +114,17 @@ def exchange(
     return [call, tool_result(call, output)]
 
 
+def file_reads(n: int, start: int = 0) -> list[BaseMessage]:
+    """``n`` reads of distinct source files, ids ``a<i>``/``t<i>`` from ``start``: output
+    enough that what came before them is summarized."""
+    out: list[BaseMessage] = []
+    for i in range(start, start + n):
+        call = ai_tool_call("bash", {"command": f"cat src/mod_{i}.py"}, id=f"a{i}")
+        body = "\n".join(f"    value_{i}_{k} = compute({k})" for k in range(60))
+        out += [call, tool_result(call, body, id=f"t{i}")]
+    return out
+
+
 def unreferenced_changes(before: list[BaseMessage], after: list[BaseMessage]) -> list[str]:
     """Ids of messages that a fold changed without a ``ref=<id>`` marker (should be []).
 

@@ -13,7 +13,7 @@ event, and the cached prefix stays as it was.
 from __future__ import annotations
 
 import pytest
-from factories import ai_tool_call, human, system, tool_result
+from factories import ai_tool_call, file_reads, human, system, tool_result
 from hypothesis import given
 from hypothesis import strategies as st
 from langchain_core.messages import BaseMessage, ToolMessage
@@ -47,15 +47,6 @@ OTHER = {
 }
 
 
-def _filler(n: int, start: int) -> list[BaseMessage]:
-    out: list[BaseMessage] = []
-    for i in range(start, start + n):
-        call = ai_tool_call("bash", {"command": f"cat src/mod_{i}.py"}, id=f"a{i}")
-        body = "\n".join(f"    value_{i}_{k} = compute({k})" for k in range(60))
-        out += [call, tool_result(call, body, id=f"t{i}")]
-    return out
-
-
 def _run(command: str, output: str, id: str) -> list[BaseMessage]:
     call = ai_tool_call("bash", {"command": command}, id=f"{id}-call")
     return [call, tool_result(call, output, id=id)]
@@ -81,11 +72,11 @@ def _history(first: str, again: str, output: str, old: str, new: str, budget: in
         system(id="s"),
         human("Keep the station report current.", id="h"),
         *_run(first, output.format(v=old), "old"),
-        *_filler(turns, 0),
+        *file_reads(turns, 0),
     ]
     if in_view:
-        return [*raw, *_filler(turns, turns), *_run(again, output.format(v=new), "new")]
-    return [*raw, *_run(again, output.format(v=new), "new"), *_filler(turns, turns)]
+        return [*raw, *file_reads(turns, turns), *_run(again, output.format(v=new), "new")]
+    return [*raw, *_run(again, output.format(v=new), "new"), *file_reads(turns, turns)]
 
 
 @pytest.mark.parametrize("budget", BUDGETS)
@@ -125,42 +116,42 @@ def test_another_call_replaces_nothing(shape: str, other: str) -> None:
 def test_a_failed_run_replaces_nothing() -> None:
     """A run that failed says nothing of the state: what the last good run printed stays."""
     output, old, _ = OUTPUTS["host"]
-    turns = 8_000 // 150
     call = ai_tool_call("bash", {"command": COMMAND}, id="new-call")
     failed = ToolMessage(
         "Error: connection timed out", tool_call_id=call.tool_calls[0]["id"] or "", name="bash",
         id="new", status="error",
     )  # fmt: skip
+    summary = _summary_between(_run(COMMAND, output.format(v=old), "old"), [call, failed])
+    assert old in summary, summary
+
+
+def _summary_between(before: list[BaseMessage], after: list[BaseMessage]) -> str:
+    """The summary at 8,000 tokens of ``before``, reads, ``after``, more reads."""
+    turns = 8_000 // 150
     raw = [
         system(id="s"),
         human("Keep the station report current.", id="h"),
-        *_run(COMMAND, output.format(v=old), "old"),
-        *_filler(turns, 0),
-        call,
-        failed,
-        *_filler(turns, turns),
+        *before,
+        *file_reads(turns, 0),
+        *after,
+        *file_reads(turns, turns),
     ]
     result = _compacted(raw, 8_000)
     assert result.summary is not None
-    assert old in result.summary.render(), result.summary.render()
+    return result.summary.render()
 
 
 def test_a_fact_another_call_printed_too_is_no_one_runs() -> None:
     """``STACK=orion-42`` printed by ``cat deploy.env`` and by ``./status.sh``: running
     ``./status.sh`` again without it does not take it, ``deploy.env`` still says it."""
-    turns = 8_000 // 150
-    raw = [
-        system(id="s"),
-        human("Keep the station report current.", id="h"),
-        *_run("cat deploy.env", "STACK=orion-stack-42\nREGION=eu-west-3", "env"),
-        *_run("./status.sh", "STACK=orion-stack-42 healthy", "old"),
-        *_filler(turns, 0),
-        *_run("./status.sh", "all healthy", "new"),
-        *_filler(turns, turns),
-    ]
-    result = _compacted(raw, 8_000)
-    assert result.summary is not None
-    assert "orion-stack-42" in result.summary.render(), result.summary.render()
+    summary = _summary_between(
+        [
+            *_run("cat deploy.env", "STACK=orion-stack-42\nREGION=eu-west-3", "env"),
+            *_run("./status.sh", "STACK=orion-stack-42 healthy", "old"),
+        ],
+        _run("./status.sh", "all healthy", "new"),
+    )
+    assert "orion-stack-42" in summary, summary
 
 
 def test_an_error_stays_when_its_call_runs_again() -> None:
@@ -168,18 +159,10 @@ def test_an_error_stays_when_its_call_runs_again() -> None:
     failed = (
         "Traceback (most recent call last):\nConnectionRefusedError: db-7.internal:5432 refused"
     )
-    turns = 8_000 // 150
-    raw = [
-        system(id="s"),
-        human("Keep the station report current.", id="h"),
-        *_run("./tools/print-state.sh", failed, "old"),
-        *_filler(turns, 0),
-        *_run("./tools/print-state.sh", "primary: db-9.internal:6432", "new"),
-        *_filler(turns, turns),
-    ]
-    result = _compacted(raw, 8_000)
-    assert result.summary is not None
-    summary = result.summary.render()
+    summary = _summary_between(
+        _run("./tools/print-state.sh", failed, "old"),
+        _run("./tools/print-state.sh", "primary: db-9.internal:6432", "new"),
+    )
     assert "ConnectionRefusedError: db-7.internal:5432" in summary, summary
     assert "db-9.internal:6432" in summary
 

@@ -13,7 +13,7 @@ nothing.
 from __future__ import annotations
 
 import pytest
-from factories import ai_tool_call, human, system, tool_result
+from factories import ai_tool_call, file_reads, human, system, tool_result
 from langchain_core.messages import BaseMessage
 
 from langgraph_compact import Budget, CompactionResult, CompactionSettings, compact
@@ -45,15 +45,6 @@ FORMS = {
 BUDGETS = (2_000, 4_000, 8_000)
 
 
-def _filler(n: int, start: int) -> list[BaseMessage]:
-    out: list[BaseMessage] = []
-    for i in range(start, start + n):
-        call = ai_tool_call("bash", {"command": f"cat src/mod_{i}.py"}, id=f"a{i}")
-        body = "\n".join(f"    value_{i}_{k} = compute({k})" for k in range(60))
-        out += [call, tool_result(call, body, id=f"t{i}")]
-    return out
-
-
 def _stated(subject: str, budget: int) -> list[BaseMessage]:
     """The task, the subject's old value, and enough output that it is summarized."""
     name, _, old, _ = SUBJECTS[subject]
@@ -61,7 +52,7 @@ def _stated(subject: str, budget: int) -> list[BaseMessage]:
         system(id="s"),
         human("Prepare the release pipeline.", id="h"),
         human(f"The {name} is {old}.", id="old"),
-        *_filler(budget // 150, 0),
+        *file_reads(budget // 150, 0),
     ]
 
 
@@ -89,7 +80,7 @@ def _history(subject: str, form: str, budget: int) -> tuple[list[BaseMessage], s
     else:
         said = template.format(s=name, w=name.split()[-1], old=old, new=new)
         raw.append(human(said, id="new"))
-    raw += _filler(turns, turns)
+    raw += file_reads(turns, turns)
     return raw, old, new
 
 
@@ -121,7 +112,7 @@ def test_an_answer_in_view_strikes_the_summarized_value(subject: str, budget: in
     """The output comes after the summary, verbatim: the summary in view must not show
     the old value as current meanwhile."""
     _, key, old, new = SUBJECTS[subject]
-    raw = [*_stated(subject, budget), *_filler(budget // 150, budget // 150), *_answer(key, new)]
+    raw = [*_stated(subject, budget), *file_reads(budget // 150, budget // 150), *_answer(key, new)]
     result = _compacted(raw, budget)
     shown = "\n".join(message_text(m) for m in result.messages)
     assert new in shown
@@ -136,7 +127,7 @@ def test_an_answer_about_another_subject_supersedes_nothing(subject: str, budget
     _, key, old, new = SUBJECTS[subject]
     other = _answer("release_" + key.split("_")[-1], new)
     result = _compacted(
-        [*_stated(subject, budget), *other, *_filler(budget // 150, budget // 150)], budget
+        [*_stated(subject, budget), *other, *file_reads(budget // 150, budget // 150)], budget
     )
     assert result.summary is not None
     assert old in result.summary.render(), result.summary.render()
@@ -151,10 +142,10 @@ def test_a_value_mentioned_again_is_not_superseded(subject: str, budget: int) ->
         system(id="s"),
         human("Prepare the release pipeline.", id="h"),
         human(f"The {name} is {old}.", id="old"),
-        *_filler(turns, 0),
+        *file_reads(turns, 0),
         human(f"Remember: {old} is what the {name} uses.", id="again"),
         human("The weekly sync is on 2026-03-09.", id="other"),  # another subject
-        *_filler(turns, turns),
+        *file_reads(turns, turns),
     ]
     window = Budget(context_window=budget, reserved_output=0, compaction_reserve=0, safety_margin=0)
     result = compact(raw, None, CompactionSettings(window, counter=COUNTER))
@@ -197,9 +188,9 @@ def test_a_like_value_that_corrects_nothing_supersedes_nothing(later: str, budge
         system(id="s"),
         human("Prepare the release pipeline.", id="h"),
         human(said, id="old"),
-        *_filler(turns, 0),
+        *file_reads(turns, 0),
         *messages,
-        *_filler(turns, turns),
+        *file_reads(turns, turns),
     ]
     summary = _compacted(raw, budget).summary
     assert summary is not None
