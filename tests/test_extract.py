@@ -341,6 +341,10 @@ def test_the_cells_of_a_short_table_are_facts_by_column(style: str) -> None:
     assert several[f"fact:cidr_block:{rows[1][0]}"] == f"{rows[1][0]} cidr_block: {rows[1][1]}"
     # which row, shown with each cell: the first cell is no fact of its own
     assert not [k for k in several if k.startswith("fact:zone:")], several
+    # two rows with one first cell are two rows: neither replaces the other
+    twice = [[rows[0][0], rows[0][1], "ops"], [rows[0][0], rows[1][1], "ops"]]
+    both = {i.key: i.text for _, i in _tool(_table(style, head, twice)) if i.kind == "fact"}
+    assert len(both) == 2 and {rows[0][1], rows[1][1]} <= set(" ".join(both.values()).split())
     dump = [[f"db-{n}", f"10.{n}.1.0/24", "ops"] for n in range(40)]  # a dump: left to recall
     assert not [i for _, i in _tool(_table(style, head, dump)) if "cidr_block" in (i.key or "")]
 

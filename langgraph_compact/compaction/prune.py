@@ -13,10 +13,11 @@ from functools import lru_cache
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import call_signature
-from langgraph_compact.compaction.failures import error_lines, exit_status, telling
+from langgraph_compact.compaction.failures import telling
 from langgraph_compact.compaction.outputs import tool_items
-from langgraph_compact.compaction.quote import ELLIPSIS, Quote
+from langgraph_compact.compaction.quote import Quote
 from langgraph_compact.compaction.rerun import OBSERVED
 from langgraph_compact.compaction.stage import (
     StageResult,
@@ -25,6 +26,7 @@ from langgraph_compact.compaction.stage import (
     recall_hint,
     replaced,
 )
+from langgraph_compact.compaction.summary import SummaryItem
 from langgraph_compact.errors import SettingsError
 from langgraph_compact.messages import MessageCache, message_text
 from langgraph_compact.policies import ToolMode, ToolPolicies
@@ -58,7 +60,7 @@ def pruned_stub(
 STUB_FACTS = 3
 """The most values a stub shows (the most salient facts of the output)."""
 STUB_CHARS = 240
-"""The most characters of what a stub keeps, each part cut at a space with ``…``."""
+"""The most characters of what a stub keeps (an error line longer than that is cut)."""
 STUB_SCAN_CHARS = 20_000
 """How much of a long output's end a stub reads: where a failure and the final state are
 printed, and a bound on the time a stub takes."""
@@ -67,23 +69,23 @@ printed, and a bound on the time a stub takes."""
 @lru_cache(maxsize=1024)
 def kept(text: str, signature: str = "", failed: bool = False) -> tuple[str, tuple[str, ...]]:
     """What of the output ``text`` of the call ``signature`` (``name: args``; ``failed``:
-    its message's status said so) a stub keeps: when the output failed (``tool_items``
-    reads it as blocked), the error line that tells most, and the facts a summary would
-    read from it, the most salient first, each as the longest verbatim piece of it."""
+    its message's status said so) a stub keeps, as the summary's extraction reads it
+    (``outputs.tool_items``): when the output failed, the error line that tells most
+    (``failures.telling``); and its most salient facts. Each is the longest verbatim piece
+    of its item, cut only at a space (``text.short``)."""
     if len(text) > STUB_SCAN_CHARS:
         text = text[-STUB_SCAN_CHARS:].partition("\n")[2]
     message = ToolMessage(text, tool_call_id="-", status="error" if failed else "success")
     found = [c for _, c in tool_items(message, "-", 0, Quote(signature or "tool"))]
     failure = ""
     if any(c.kind == "blocked" for c in found):
-        errors = [e for e in error_lines(text) if not exit_status(e)] or error_lines(text)
-        failure = _cut(errors[telling(errors)], STUB_CHARS) if errors else ""
+        errors = [_piece(c) for c in found if c.kind == "error"]
+        errors = errors or [_piece(c) for c in found if c.kind == "blocked"]
+        failure = tx.short(errors[telling(errors)], STUB_CHARS)
     facts = sorted((c for c in found if c.kind in OBSERVED), key=lambda c: -c.salience)
     shows: list[str] = []
     room = STUB_CHARS - len(failure)
-    for fact in facts[:STUB_FACTS]:
-        piece = max(fact.spans, key=lambda s: s.end - s.start, default=None)
-        value = fact.text[piece.at : piece.at + piece.end - piece.start] if piece else ""
+    for value in map(_piece, facts[:STUB_FACTS]):
         if not value.strip() or "\n" in value:
             continue  # a stub is one line, and a value is shown as written or not at all
         if len(value) > room:
@@ -93,12 +95,10 @@ def kept(text: str, signature: str = "", failed: bool = False) -> tuple[str, tup
     return failure, tuple(shows)
 
 
-def _cut(line: str, limit: int) -> str:
-    """``line`` whole, or cut at a space before ``limit`` with ``…``: never inside a word."""
-    if len(line) <= limit:
-        return line
-    cut = line.rfind(" ", 0, limit)
-    return (line[:cut].rstrip() + " " if cut > 0 else "") + ELLIPSIS
+def _piece(item: SummaryItem) -> str:
+    """The longest verbatim piece of ``item``'s text (its labels and ``…`` left out)."""
+    span = max(item.spans, key=lambda s: s.end - s.start, default=None)
+    return item.text[span.at : span.at + span.end - span.start] if span else ""
 
 
 def protected_start(

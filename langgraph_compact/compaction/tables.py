@@ -77,9 +77,13 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
         which = first if firsts.count(first) == 1 else f"{first}#{n + 1}"  # rows apart
         for (ha, hb), (ca, cb) in zip(head, row, strict=True):
             value = text[ca:cb]
-            if cb - ca > _CELL_CHARS or tx.specificity(value) < _SPECIFIC:
+            if not _is_fact(value):
                 continue
-            if len(rows) > 1 and (ca, cb) == row[0] and _says_more(text, row):
+            if (
+                len(rows) > 1
+                and (ca, cb) == row[0]
+                and any(_is_fact(text[a:b]) for a, b in row[1:])
+            ):
                 continue  # which row, shown with each cell: not a fact of its own
             shown = src.slice(ha, hb) + ": " + src.slice(ca, cb)
             if len(rows) == 1:
@@ -89,6 +93,6 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
                 yield f"{text[ha:hb]}:{which}", value, row_of
 
 
-def _says_more(text: str, row: list[tuple[int, int]]) -> bool:
-    """Whether a cell of ``row`` other than its first is a fact (``_SPECIFIC``)."""
-    return any(b - a <= _CELL_CHARS and tx.specificity(text[a:b]) >= _SPECIFIC for a, b in row[1:])
+def _is_fact(cell: str) -> bool:
+    """A cell that states a value: specific enough, and no payload."""
+    return len(cell) <= _CELL_CHARS and tx.specificity(cell) >= _SPECIFIC
