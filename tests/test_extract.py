@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import string
 
@@ -10,6 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.compaction import Section, extract_items
 from langgraph_compact.compaction import text as p
+from langgraph_compact.compaction.json_output import json_facts
 
 RNG = random.Random(7)
 
@@ -347,6 +349,32 @@ def test_the_cells_of_a_short_table_are_facts_by_column(style: str) -> None:
     assert len(both) == 2 and {rows[0][1], rows[1][1]} <= set(" ".join(both.values()).split())
     dump = [[f"db-{n}", f"10.{n}.1.0/24", "ops"] for n in range(40)]  # a dump: left to recall
     assert not [i for _, i in _tool(_table(style, head, dump)) if "cidr_block" in (i.key or "")]
+
+
+@pytest.mark.parametrize("style", ["csv", "aligned", "pipes"])
+def test_a_table_under_its_command_and_over_its_footer_is_read_as_a_table(style: str) -> None:
+    head = ["zone", "cidr_block", "owner"]
+    rows = [[f"db-{n}", f"10.{n}.{RNG.randint(0, 255)}.0/24", "ops"] for n in range(3)]
+    table = _table(style, head, rows)
+    command = f"$ {_word()}ctl export --format {style}"
+    for text in (f"{table}\n(3 rows)", f"{command}\n{table}", f"{command}\n{table}\n(3 rows)"):
+        facts = {i.key: i.text for _, i in _tool(text) if i.kind == "fact"}
+        assert facts[f"fact:cidr_block:{rows[2][0]}"] == f"{rows[2][0]} cidr_block: {rows[2][1]}"
+    # three lines of prose around it: an output that shows a table among other things
+    prose = "\n".join(f"{_word().title()} {_word()} {_word()}." for _ in range(3))
+    assert not [i for _, i in _tool(f"{prose}\n{table}") if "cidr_block" in (i.key or "")]
+
+
+def test_a_structured_log_states_its_values_under_their_keys() -> None:
+    image = f"registry.internal/{_word()}:{RNG.randint(1, 9)}.{RNG.randint(0, 40)}.2-rc.3"
+    events = [
+        {"ts": "2024-06-01T10:00:01Z", "level": "info", "msg": "rollout started"},
+        {"ts": "2024-06-01T10:00:09Z", "level": "info", "msg": "pulled", "image": image},
+    ]
+    log = "\n".join(json.dumps(e, separators=(",", ":")) for e in events)
+    facts = [i.text for _, i in _tool(log) if i.kind == "fact"]
+    assert f'"image":"{image}"' in facts, facts
+    assert json_facts(f"{log}\nrollout done") is None  # not every line a document
 
 
 @pytest.mark.parametrize("wrap", [False, True])

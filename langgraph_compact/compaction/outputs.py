@@ -8,9 +8,7 @@ key-values of a dump, and a dump can add only a few. Every item quotes the outpu
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
 from langchain_core.messages import ToolMessage
 
@@ -25,6 +23,7 @@ from langgraph_compact.compaction.candidates import (
     present,
 )
 from langgraph_compact.compaction.failures import error_lines, exit_status, telling
+from langgraph_compact.compaction.json_output import json_facts, json_quote
 from langgraph_compact.compaction.printed import value_lines
 from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, naming
 from langgraph_compact.compaction.quote import values as quote_values
@@ -62,48 +61,6 @@ _NOTICE_MAX_WORDS = 24
 (pip's "Running pip as the 'root' user…"), not a notice about this call or its answer."""
 
 
-def _json_quote(src: Source, lo: int, hi: int, path: str, value: str) -> Quote | None:
-    """The words of a JSON output that state ``path`` (its last key) and ``value``:
-    ``"id": "u_81"``, quoted; None when they cannot be found as written."""
-    key = re.escape(json.dumps(path.rsplit(".", 1)[-1].split("[", 1)[0], ensure_ascii=False))
-    for shown in (re.escape(json.dumps(value, ensure_ascii=False)), re.escape(value) + r"\b"):
-        found = re.compile(rf"{key}\s*:\s*{shown}").search(src.text, lo, hi)
-        if found:
-            return src.slice(found.start(), found.end())
-    return None
-
-
-def json_facts(text: str, limit: int = 200) -> list[tuple[str, str]] | None:
-    """``(key path, value)`` for the scalar leaves of a JSON tool output, or None.
-
-    >>> json_facts('{"user": {"id": "u_81", "tier": "gold"}, "n": 3}')
-    [('user.id', 'u_81'), ('user.tier', 'gold'), ('n', '3')]
-    """
-    stripped = text.strip()
-    if stripped[:1] not in ("{", "["):
-        return None
-    try:
-        data = json.loads(stripped)
-    except ValueError:
-        return None
-    out: list[tuple[str, str]] = []
-
-    def walk(value: Any, path: str) -> None:
-        if len(out) >= limit:
-            return
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, f"{path}.{k}" if path else str(k))
-        elif isinstance(value, list):
-            for i, v in enumerate(value[:20]):
-                walk(v, f"{path}[{i}]")
-        elif value is not None and path:
-            out.append((path, str(value)))
-
-    walk(data, "")
-    return out
-
-
 def _fact_candidates(
     src: Source, seq: int, lo: int, hi: int, lines: list[tuple[int, int]], said: set[str]
 ) -> list[Candidate | None]:
@@ -137,7 +94,7 @@ def _fact_candidates(
         if len(out) >= _TOOL_FACTS:
             break
         if shown is None:
-            shown = _json_quote(src, lo, hi, key, value)
+            shown = json_quote(src, lo, hi, key, value)
             if shown is None:
                 continue
         salience = (

@@ -1,17 +1,18 @@
 """Tables a tool prints: a header of column names over a few rows.
 
-A short table (a CSV export, a SQL result, ``docker ps``, ``kubectl get``, a CLI's
-``--output table``) answers with its cells: a cell naming a specific value is a fact keyed
-by its column, shown as the column's name and the cell, both verbatim ("rollout_pct:
-89.5%"), so a later table or statement of the same column replaces it. In a table of
-several rows each cell is shown with its row's first cell, which is then no fact of its
-own when another cell of the row is one: a timetable's departure time is which row, its
-train and platform are what it says. A longer table is a dump: its rows are left to the
-recall tool.
+A short table (a CSV export, a SQL result with its "(2 rows)", ``docker ps``, ``kubectl
+get``, a CLI's ``--output table`` under the command that printed it) answers with its
+cells: a cell naming a specific value is a fact keyed by its column, shown as the
+column's name and the cell, both verbatim ("rollout_pct: 89.5%"), so a later table or
+statement of the same column replaces it. In a table of several rows each cell is shown
+with its row's first cell, which is then no fact of its own when another cell of the row
+is one: a timetable's departure time is which row, its train and platform are what it
+says. A longer table is a dump: its rows are left to the recall tool.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -58,20 +59,20 @@ def _column(name: str, *, comma: bool) -> bool:
 def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str, str, Quote]]:
     """``(column, value, shown)`` for each specific cell of the table the output ``lines``
     (stripped line spans of ``src.text``) are, when they are one: a header of column names,
-    then one to ``MAX_ROWS`` rows of as many cells (rule lines aside). A cell of a table of
-    several rows is keyed and shown with its row's first cell."""
+    then one to ``MAX_ROWS`` rows of as many cells (rule lines aside), with at most
+    ``_AROUND`` other lines around them (the command above, "(3 rows)" below). A cell of
+    a table of several rows is keyed and shown with its row's first cell."""
     text = src.text
     content = [(a, b) for a, b in lines if not _RULE.fullmatch(text[a:b])]
-    if not 2 <= len(content) <= MAX_ROWS + 1:
+    if not 2 <= len(content) <= MAX_ROWS + 1 + _AROUND:
         return
-    for cell in _CELLS:
-        head = _cells(text, *content[0], cell)
-        rows = [_cells(text, a, b, cell) for a, b in content[1:]]
-        named = len(head) >= 2 and all(_column(text[a:b], comma=cell is _CELLS[1]) for a, b in head)
-        if named and all(len(r) == len(head) for r in rows):
+    starts = range(min(_AROUND, len(content) - 1) + 1)
+    for cell, start in itertools.product(_CELLS, starts):
+        if (table := _table(text, content, start, cell)) is not None:
             break
     else:
         return
+    head, rows = table
     firsts = [text[row[0][0] : row[0][1]] for row in rows]
     for n, (row, first) in enumerate(zip(rows, firsts, strict=True)):
         which = first if firsts.count(first) == 1 else f"{first}#{n + 1}"  # rows apart
@@ -91,6 +92,30 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
             else:  # which row: its first cell
                 row_of = shown if (ca, cb) == row[0] else src.slice(*row[0]) + " " + shown
                 yield f"{text[ha:hb]}:{which}", value, row_of
+
+
+_AROUND = 2
+"""Lines of an output around its table that are not rows: a title or the command above
+it, a footer below it ("(2 rows)", "2 rows in set (0.00 sec)")."""
+
+
+def _table(
+    text: str, content: list[tuple[int, int]], start: int, cell: re.Pattern[str]
+) -> tuple[list[tuple[int, int]], list[list[tuple[int, int]]]] | None:
+    """The header at ``content[start]`` and the rows under it (the run of lines with as
+    many cells), when they are a short table and all but ``_AROUND`` lines of the output."""
+    head = _cells(text, *content[start], cell)
+    if len(head) < 2 or not all(_column(text[a:b], comma=cell is _CELLS[1]) for a, b in head):
+        return None
+    rows = []
+    for a, b in content[start + 1 :]:
+        row = _cells(text, a, b, cell)
+        if len(row) != len(head):
+            break
+        rows.append(row)
+    if not 1 <= len(rows) <= MAX_ROWS or len(content) - len(rows) - 1 > _AROUND:
+        return None
+    return head, rows
 
 
 def _is_fact(cell: str) -> bool:
