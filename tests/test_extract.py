@@ -365,6 +365,35 @@ def test_a_table_under_its_command_and_over_its_footer_is_read_as_a_table(style:
     assert not [i for _, i in _tool(f"{prose}\n{table}") if "cidr_block" in (i.key or "")]
 
 
+@pytest.mark.parametrize(
+    "output",
+    [
+        # a row with an empty column breaks the run: no table, not a one-row table
+        "CONTAINER ID   IMAGE          STATUS        PORTS                  NAMES\n"
+        "3f2a9c1b7d4e   nginx:1.25.3   Up 2 hours    0.0.0.0:8080->80/tcp   web-frontend\n"
+        "9b8e7d6c5a4f   redis:7.2.4    Up 3 hours                           cache-redis\n"
+        "1a2b3c4d5e6f   postgres:16.1  Exited (1) 5 minutes ago   5432/tcp  db-main",
+        "name,version,sha\napi,2.8.1,9f3c2a1\nworker,2.8.0\ndb,14.2,7e1b0d4",
+        # a header that fails is not replaced by a row under it, nor a line under a title
+        "Service  State  Region  IPv4\nweb  running  east  primary\ndb  degraded  west  10.0.3.7",
+        "Starting deploy\nChecking  cluster  status\nrollout  deploy-8812  complete",
+    ],
+)
+def test_lines_that_only_look_like_a_table_state_no_cells(output: str) -> None:
+    assert not [i.text for _, i in _tool(output) if i.kind == "fact"]
+
+
+def test_records_of_a_list_are_keyed_by_their_values() -> None:
+    users = [{"id": f"u_{RNG.randint(100, 999)}a"}, {"id": f"u_{RNG.randint(100, 999)}b"}]
+    orders = [{"id": f"ord_{RNG.randint(100, 999)}x"}, {"id": f"ord_{RNG.randint(100, 999)}y"}]
+    keys = [
+        {i.key for _, i in _tool(text) if i.kind == "fact"}
+        for text in (json.dumps(users), "\n".join(json.dumps(o) for o in orders))
+    ]
+    # another list's first record is another record: neither output's ids replace the other's
+    assert keys[0] and keys[1] and not keys[0] & keys[1], keys
+
+
 def test_a_structured_log_states_its_values_under_their_keys() -> None:
     image = f"registry.internal/{_word()}:{RNG.randint(1, 9)}.{RNG.randint(0, 40)}.2-rc.3"
     events = [

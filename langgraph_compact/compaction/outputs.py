@@ -37,6 +37,9 @@ __all__ = ["ANSWER_JOIN", "answer_value", "output_items", "tool_items"]
 _TOOL_FACTS = 4
 """At most this many facts per tool output: a dump's incidental key-values must not
 crowd out what other messages said."""
+_QUOTE_TRIES = 4 * _TOOL_FACTS
+"""Most of an output's most specific facts tried for a quote: a JSON value escaped in the
+text (``\\/``) is not found as written, and each try reads the whole output."""
 
 
 _FACT_SPECIFICITY = 0.4
@@ -90,8 +93,8 @@ def _fact_candidates(
     density = 1.0 / (1.0 + max(0, stated - 2) / 6)
     ranked = sorted(found, key=lambda kv: -tx.specificity(kv[1]))
     out: list[Candidate | None] = []
-    for key, value, shown in ranked:
-        if len(out) >= _TOOL_FACTS:
+    for n, (key, value, shown) in enumerate(ranked):
+        if len(out) >= _TOOL_FACTS or n >= _QUOTE_TRIES:
             break
         if shown is None:
             shown = json_quote(src, lo, hi, key, value)
@@ -100,9 +103,11 @@ def _fact_candidates(
         salience = (
             SALIENCE["tool.fact"] * (0.7 + 0.3 * tx.specificity(value)) * (0.5 + 0.5 * density)
         )
-        # a two-letter field (``id:``) names no setting of its own: keyed by its value,
-        # so another output's ``id:`` supersedes nothing (a run again still does)
-        keyed = key.lower() if len(key) > 2 else f"{key.lower()}={value}"
+        # a two-letter field (``id:``) names no setting of its own, nor does a record's
+        # place in a list (``[0].id``): keyed by its value, so another output's ``id:``
+        # supersedes nothing (a run again still does)
+        own = len(key) > 2 and "[" not in key
+        keyed = key.lower() if own else f"{key.lower()}={value}"
         out.append(fact_item(keyed, shown, src.id, seq, salience, origin="tool"))
     return out
 

@@ -102,8 +102,11 @@ it, a footer below it ("(2 rows)", "2 rows in set (0.00 sec)")."""
 def _table(
     text: str, content: list[tuple[int, int]], start: int, cell: re.Pattern[str]
 ) -> tuple[list[tuple[int, int]], list[list[tuple[int, int]]]] | None:
-    """The header at ``content[start]`` and the rows under it (the run of lines with as
-    many cells), when they are a short table and all but ``_AROUND`` lines of the output."""
+    """The header at ``content[start]`` and the rows under it, when they are a short table
+    and the output's other lines (at most ``_AROUND``) are one cell each: a title, a
+    footer. A line of several cells that breaks the run (a row with an empty column) makes
+    it no table, and a table under a title has two rows at least (a line over another is
+    as often prose)."""
     head = _cells(text, *content[start], cell)
     if len(head) < 2 or not all(_column(text[a:b], comma=cell is _CELLS[1]) for a, b in head):
         return None
@@ -113,9 +116,10 @@ def _table(
         if len(row) != len(head):
             break
         rows.append(row)
-    if not 1 <= len(rows) <= MAX_ROWS or len(content) - len(rows) - 1 > _AROUND:
+    around = [*content[:start], *content[start + 1 + len(rows) :]]
+    if not 1 + (start > 0) <= len(rows) <= MAX_ROWS or len(around) > _AROUND:
         return None
-    return head, rows
+    return (head, rows) if all(len(_cells(text, a, b, cell)) < 2 for a, b in around) else None
 
 
 def _is_fact(cell: str) -> bool:
