@@ -383,6 +383,13 @@ def test_lines_that_only_look_like_a_table_state_no_cells(output: str) -> None:
     assert not [i.text for _, i in _tool(output) if i.kind == "fact"]
 
 
+def test_json_nested_deeper_than_python_recurses_is_read_as_text() -> None:
+    depth = RNG.randint(5_000, 20_000)
+    for text in ("[" * depth, "[" * depth + "]" * depth, '{"a": ' * depth + "1" + "}" * depth):
+        assert json_facts(text) is None
+        assert any(i.kind == "done" for _, i in _tool(text))
+
+
 def test_records_of_a_list_are_keyed_by_their_values() -> None:
     users = [{"id": f"u_{RNG.randint(100, 999)}a"}, {"id": f"u_{RNG.randint(100, 999)}b"}]
     orders = [{"id": f"ord_{RNG.randint(100, 999)}x"}, {"id": f"ord_{RNG.randint(100, 999)}y"}]

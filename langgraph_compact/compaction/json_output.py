@@ -38,6 +38,13 @@ def json_facts(text: str, limit: int = 200) -> list[tuple[str, str]] | None:
     if stripped[:1] not in ("{", "["):
         return None
     try:
+        return _leaves(stripped, limit)
+    except RecursionError:  # nested deeper than Python recurses: read as text
+        return None
+
+
+def _leaves(stripped: str, limit: int) -> list[tuple[str, str]] | None:
+    try:
         data = json.loads(stripped)
     except ValueError:
         try:  # one document per line
