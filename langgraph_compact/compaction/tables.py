@@ -23,6 +23,9 @@ __all__ = ["MAX_ROWS", "table_facts"]
 
 MAX_ROWS = 5
 """Most rows of a table whose cells are facts."""
+_AROUND = 2
+"""Lines of an output around its table that are not rows: a title or the command above
+it, a footer below it ("(2 rows)", "2 rows in set (0.00 sec)")."""
 _RULE = re.compile(r"[\s+|=:-]+")
 """A table's rule line (``+----+``, ``|---|``, ``=====``)."""
 _CELLS = (re.compile(r"[^|]+"), re.compile(r"[^,]+"), re.compile(r"\S+(?: \S+)*"))
@@ -92,11 +95,6 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
             else:  # which row: its first cell
                 row_of = shown if (ca, cb) == row[0] else src.slice(*row[0]) + " " + shown
                 yield f"{text[ha:hb]}:{which}", value, row_of
-
-
-_AROUND = 2
-"""Lines of an output around its table that are not rows: a title or the command above
-it, a footer below it ("(2 rows)", "2 rows in set (0.00 sec)")."""
 
 
 def _table(
