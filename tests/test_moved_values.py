@@ -241,3 +241,12 @@ def test_a_new_value_that_begins_like_the_old_one_still_replaces_it() -> None:
         "Disregard release/1.10, the billing owner is release/1.1.",
     )
     assert "release/1.1" in shown and "release/1.10" not in shown, shown
+
+
+def test_a_bare_value_beside_saying_the_last_one_was_wrong_is_the_correction() -> None:
+    """ "It's Y." says too little to be kept on its own; beside "I had it wrong" it is the
+    correction, and the one earlier value of its shape goes."""
+    shown = _merged("The staging window is 09:00 UTC.", "I had the time wrong. It's 15:32 UTC.")
+    assert "15:32 UTC" in shown
+    assert "09:00 UTC" not in shown, shown
+    assert "It's 15:32 UTC." not in _merged("The staging window is 09:00 UTC.", "It's 15:32 UTC.")

@@ -2,12 +2,14 @@
 
 Every form a correction takes ("not X", "instead of X", "X is abandoned", "moved from X
 to Y", "no longer X", a plain restatement, "the X moved, it's Y now" in one word of the
-subject, "Y not X" and "Y (was X)" with no cue word, a tool printing the new value, a
-tool output that is the new value alone answering a command that names the subject, a
-short table with the subject's column) is tried for subjects with different value
+subject, a turn whose second sentence states the value its first one drops, "Y not X"
+and "Y (was X)" with no cue word, a tool printing the new value, a tool output that is
+the new value alone answering a command that names the subject, a short table with the
+subject's column) is tried for subjects with different value
 shapes, at three budgets: the summary shows the current value and never the stale one. A
-value that is only mentioned again, or a like value of another subject, supersedes
-nothing.
+correction naming no subject at all ("That one is stale. It's Y.") replaces the one
+earlier value of its new value's shape, and nothing when there are two. A value that is
+only mentioned again, or a like value of another subject, supersedes nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ FORMS = {
     "update": "Update: the {w} moved, it's {new} now.",  # one word of the subject
     "contrast": "oops, {new} not {old}, I mixed them up.",  # no cue word, no subject
     "paren": "It has been bumped to {new} (was {old}) after the advisory.",
+    "two sentences": "Forget {old}. Going forward it's {new}.",  # one turn, two sentences
     "tool": None,  # the new value printed by a tool
     "answer": None,  # ``cat staging_window`` printing the new value alone
     "table": None,  # a short table with the subject's column
@@ -97,6 +100,70 @@ def test_a_correction_replaces_what_it_corrects(subject: str, form: str, budget:
     assert old not in summary, summary
     kept_raw = [m for m in result.messages if m.id == "old"]
     assert kept_raw == []  # the stale statement itself went into the summary
+
+
+SUBJECTLESS = {
+    # a correction that names no subject: it corrects the one earlier value of its shape
+    "stale": "That one is stale. Since the migration it's {new}.",
+    "wrong earlier": "I gave you the wrong value earlier. The right one is {new}, it turns out.",
+    "typo": "typo on my side, {new} is right",
+}
+SHAPED = ("window", "host", "path")  # a name in words has no shape to be found by
+
+
+@pytest.mark.parametrize("in_view", [False, True])
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("form", list(SUBJECTLESS))
+@pytest.mark.parametrize("subject", SHAPED)
+def test_a_correction_naming_no_subject_replaces_the_one_value_of_its_shape(
+    subject: str, form: str, budget: int, in_view: bool
+) -> None:
+    """Summarized with it, or still in view after the summary: the old value is gone."""
+    _, _, old, new = SUBJECTS[subject]
+    turns = budget // 150
+    said = human(SUBJECTLESS[form].format(new=new), id="new")
+    more = file_reads(turns, turns)  # what pushes the statement into the summary
+    raw = [*_stated(subject, budget), *([*more, said] if in_view else [said, *more])]
+    result = _compacted(raw, budget)
+    assert result.summary is not None
+    assert new in "\n".join(message_text(m) for m in result.messages)
+    assert old not in result.summary.render(), result.summary.render()
+    assert (said in result.messages) is in_view
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_a_correction_naming_no_subject_between_two_like_values_replaces_neither(
+    budget: int,
+) -> None:
+    """Two earlier values of its shape: which one it meant is not known, so both stay."""
+    turns = budget // 150
+    raw: list[BaseMessage] = [
+        system(id="s"),
+        human("Prepare the release pipeline.", id="h"),
+        human("The staging window is 09:00 UTC.", id="a"),
+        human("The freeze window is 11:00 UTC.", id="b"),
+        *file_reads(turns, 0),
+        human("That one is stale. It's 15:32 UTC.", id="new"),
+        *file_reads(turns, turns),
+    ]
+    summary = _compacted(raw, budget).summary
+    assert summary is not None
+    assert "09:00 UTC" in summary.render() and "11:00 UTC" in summary.render()
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("subject", SHAPED)
+def test_a_like_value_not_said_to_correct_anything_replaces_nothing(
+    subject: str, budget: int
+) -> None:
+    """No word says the earlier statement was wrong: a second value, not a correction."""
+    _, _, old, new = SUBJECTS[subject]
+    turns = budget // 150
+    said = human(f"Also keep {new} in mind.", id="new")
+    raw = [*_stated(subject, budget), said, *file_reads(turns, turns)]
+    summary = _compacted(raw, budget).summary
+    assert summary is not None
+    assert old in summary.render(), summary.render()
 
 
 def _answer(file: str, value: str) -> list[BaseMessage]:

@@ -46,8 +46,8 @@ from langgraph_compact.compaction.readback import parse_rendered_summary, transc
 from langgraph_compact.compaction.rerun import call_key
 from langgraph_compact.compaction.sentences import listed, prose_sentences, says_something
 from langgraph_compact.compaction.stale import stale_spans
-from langgraph_compact.compaction.subject import statement, tied
 from langgraph_compact.compaction.summary import Section
+from langgraph_compact.compaction.turns import CHAT_MAX_CHARS, amends, one_turn, said_with
 from langgraph_compact.messages import message_text
 
 __all__ = ["extract_items", "next_steps"]
@@ -179,12 +179,6 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             )
 
 
-CHAT_MAX_CHARS = 600
-"""A human message this short is a turn of a conversation: each of its sentences that no
-recognizer took is still an item (a rule phrased in words no cue knows, a choice, a
-detail). A longer one is a brief or a pasted document: only what is recognized."""
-
-
 def _text_items(
     src: Source, seq: int, role: str, lo: int = 0, hi: int | None = None
 ) -> list[Candidate]:
@@ -195,8 +189,11 @@ def _text_items(
     dir_listing = listed([(src.text[a:b], bullet) for a, b, bullet in spans])
     chat = role == "human" and hi - lo <= CHAT_MAX_CHARS
     ruled = False
+    said_at: list[tuple[int, int]] = []  # sentence index, where its items start in out
+    wrong = [chat and amends(src.text[a:b]) for a, b, _ in spans]
     for n, (a, b, _) in enumerate(spans):
         sentence = src.text[a:b]
+        said_at.append((n, len(out)))
         if n in dir_listing:
             continue
         before = spans[n - 1][0] if n and n - 1 not in dir_listing else None
@@ -204,13 +201,15 @@ def _text_items(
             out.extend(present(written_call_items(src, a, b, seq, role)))
             if not quotes_json_in_prose(sentence):
                 continue  # code: only the values it passes on purpose
-        found = _said_with(present(_sentence_items(src, a, b, seq, role)), sentence)
+        found = said_with(present(_sentence_items(src, a, b, seq, role)), sentence)
         # a rule pointing back at a sentence that is itself a rule is shown on its own
         if before is not None and not ruled and refers_back(sentence, src.text[before:a]):
             found = [(s, with_antecedent(it, src, before, b)) for s, it in found]
         ruled = any(it.pinned for _, it in found)
         said = chat or (role == "ai" and names_a_value(sentence))
-        if not found and said and says_something(sentence):
+        # beside "that one was wrong", a bare value is the correction ("It's 15:32 UTC.")
+        fixes = any(wrong[max(0, n - 1) : n + 2]) and bool(quote_values(sentence))
+        if not found and said and (says_something(sentence) or fixes):
             # what the user said in a turn of a conversation, or an assistant sentence
             # stating a value no recognizer took: kept in its own words; the user naming a
             # value ranks with the values they state, whatever words carry it
@@ -222,21 +221,8 @@ def _text_items(
                       salience=weight, origin=role)]
             )  # fmt: skip
         out.extend(found)
-    return out
-
-
-def _said_with(found: list[Candidate], sentence: str) -> list[Candidate]:
-    """``found`` knowing the values their sentence ties to theirs when it says something
-    changed: the clause "the owner is Y" of "Disregard X, the owner is Y" replaces X (but
-    "Y; the other stays X" ties nothing across the ";")."""
-    said = statement(sentence)
-    if not said.changes or len(said.values) < 2:
-        return found
-    out = []
-    for section, it in found:
-        mine = [v for v in said.values if v in it.text]
-        beside = tuple(v for v in said.values if v not in mine and tied(said, [v], mine))
-        out.append((section, it.model_copy(update={"said_with": beside}) if beside else it))
+    if chat:
+        out = one_turn(out, said_at, [src.text[a:b] for a, b, _ in spans], wrong)
     return out
 
 

@@ -20,6 +20,7 @@ from langgraph_compact.compaction.strike import (
     item_statement,
     restated,
     said_order,
+    sole_referent,
     states,
     states_a_value,
 )
@@ -120,6 +121,7 @@ def merge_items(
         if not states_a_value(item):
             return item
         mine = item_statement(item)
+        empty = False
         # by value only when it says something changed: a time's "UTC" is in every time
         words = index_words(mine) if mine.changes else mine.subject
         near = {x for w in words for x in about.get(w, ())}
@@ -139,13 +141,30 @@ def merge_items(
             moved = moved_values(mine, was, said - value_tokens(was.values)) if implicit else ()
             if moved:  # "switch from X to Y": X is shown no more, here or there
                 gone = tuple(dict.fromkeys((*gone, *moved)))
-                item = elide(item, moved) or item
+                shown = elide(item, moved)
+                empty = shown is None  # "we no longer meet at X": nothing left to show
+                item = shown or item
             if gone:
                 if not same:
                     pop(section, slot)
                 item = winner(item, old, gone)
                 mine = item_statement(item)
-        return item
+        if item.amends and not item.stale and (found := referent(item, mine)) is not None:
+            section, slot, gone = found
+            item = winner(item, pop(section, slot), gone)
+        return None if empty else item
+
+    def referent(item: SummaryItem, mine: Statement) -> tuple[Section, str, tuple[str, ...]] | None:
+        """The one earlier statement a correction with no subject of its own corrects."""
+        came = [t for t in value_tokens(mine.values) if not said_before(t, item.seq)]
+        earlier = (
+            ((section, slot), old)
+            for section, held in out.items()
+            for slot, old in held.items()
+            if old.seq < item.seq
+        )
+        found = sole_referent(earlier, came) if came else None
+        return None if found is None else (*found[0], found[1])
 
     for section, items in sections.items():
         for kept in items:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from langgraph_compact.compaction.quote import value_spans
 
-__all__ = ["comparable", "compatible", "value_groups", "value_tokens"]
+__all__ = ["comparable", "compatible", "same_shape", "value_groups", "value_tokens"]
 
 
 _HEX = re.compile(r"(?i)(?<![\w])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}(?![\w])")
@@ -46,6 +46,19 @@ def compatible(a: str, b: str) -> bool:
         return True
     words = re.compile(r"[^\W\d_]+(?:[ '-][^\W\d_]+)*")
     return bool(words.fullmatch(a) and words.fullmatch(b))
+
+
+def same_shape(a: str, b: str) -> bool:
+    """Values written alike, in more than a word's or a number's shape: ``E#29062-BE`` and
+    ``E#38553-VIE``, two times, two paths; not two counts, not two names.
+
+    >>> same_shape("E#29062-BE", "E#38553-VIE"), same_shape("12", "5432")
+    (True, False)
+    >>> same_shape("Harlow", "Brennan")
+    False
+    """
+    shape = _shape(a)
+    return len(shape) >= 3 and bool(re.search(r"[^Aa\s]", shape)) and shape == _shape(b)
 
 
 def value_groups(text: str) -> list[list[tuple[int, int]]]:

@@ -9,9 +9,10 @@ shown without the values a message after it replaces (``strike_corrected``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from typing import TypeVar
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessage
 
@@ -20,6 +21,7 @@ from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import call_signature
 from langgraph_compact.compaction.outputs import ANSWER_JOIN, answer_value
 from langgraph_compact.compaction.quote import values as quote_values
+from langgraph_compact.compaction.shapes import same_shape
 from langgraph_compact.compaction.stale import stale_spans
 from langgraph_compact.compaction.subject import (
     Statement,
@@ -29,6 +31,7 @@ from langgraph_compact.compaction.subject import (
     value_tokens,
 )
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
+from langgraph_compact.compaction.turns import amended_values
 from langgraph_compact.messages import message_text
 
 __all__ = [
@@ -38,6 +41,7 @@ __all__ = [
     "item_statement",
     "restated",
     "said_order",
+    "sole_referent",
     "states",
     "states_a_value",
     "strike_corrected",
@@ -128,6 +132,30 @@ def restated(a: SummaryItem, b: SummaryItem) -> bool:
     return a.seq != b.seq and a.kind not in ADDITIVE and b.kind not in ADDITIVE
 
 
+K = TypeVar("K")
+
+
+def sole_referent(
+    held: Iterable[tuple[K, SummaryItem]], came: Iterable[str]
+) -> tuple[K, tuple[str, ...]] | None:
+    """What a correction with no subject of its own ("That ID is stale. It's Y now.")
+    corrects: the one statement among ``held`` of a value with a token shaped like one of
+    ``came``, its new value tokens (``shapes.same_shape``), and those values. None when no
+    statement, or more than one, states such a value: which one it meant is not known."""
+    found = [
+        (where, gone)
+        for where, old in held
+        if old.kind not in ADDITIVE
+        and states_a_value(old)
+        and (gone := tuple(v for v in item_statement(old).values if _shaped(v, came)))
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _shaped(value: str, came: Iterable[str]) -> bool:
+    return any(same_shape(t, w) for t in value_tokens([value]) for w in came)
+
+
 def strike_corrected(
     summary: RunningSummary, later: Sequence[BaseMessage], count_text: Callable[[str], int]
 ) -> RunningSummary | None:
@@ -142,7 +170,11 @@ def strike_corrected(
     """
     calls = {c["id"] or "": c for m in later if isinstance(m, AIMessage) for c in m.tool_calls}
     statements = [st for m in later for st in _later_statements(m, calls)]
-    if not statements:
+    held = summary.all_items()
+    stated = value_tokens([v for i in held for v in item_statement(i).values])
+    came = value_tokens([v for m in later for v in amended_values(m)]) - stated
+    sole = sole_referent(((id(i), i) for i in held), came) if came else None
+    if not statements and sole is None:
         return None
     changed = False
     sections: dict[Section, tuple[SummaryItem, ...]] = {}
@@ -150,6 +182,8 @@ def strike_corrected(
         kept: list[SummaryItem] = []
         for item in items:
             gone = _struck(item, statements)
+            if sole is not None and sole[0] == id(item):
+                gone = list(dict.fromkeys((*gone, *sole[1])))
             if not gone:
                 kept.append(item)
                 continue

@@ -99,6 +99,10 @@ class SummaryItem(BaseModel):
     said_with: tuple[str, ...] = ()
     """Values its sentence names beside it, with a word saying something changed ("switch
     from X to Y"): which of them it replaced is read from what was said before."""
+    amends: bool = False
+    """Its sentence, or one beside it, says an earlier statement was wrong ("that ID is
+    stale. It's Y now"): with no subject of its own, it corrects the one earlier value of
+    its value's shape (``merge``)."""
     call: str = ""
     """The call whose output alone it was read from (``rerun.call_key``; a fact or id a
     tool printed): a later successful run of the same call replaces it (``rerun``)."""

@@ -1,0 +1,115 @@
+"""One turn of a conversation, where a correction may span sentences.
+
+A person repairs what they said in any words: "That ID is stale. Since the migration it's
+Y." names no subject, and "We're no longer meeting at X. New rendezvous is Y." puts the
+old value and the new one in two sentences. Within a short human message (a turn, not a
+pasted document), a sentence saying an earlier statement was wrong (``AMEND_WORDS``)
+marks the items beside it as amending (``SummaryItem.amends``: ``merge`` and ``strike``
+find what they correct by the shape of their new value), and a sentence saying
+something changed ties its values to those of the sentences beside it
+(``SummaryItem.said_with``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_core.messages import BaseMessage, HumanMessage
+
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.candidates import Candidate
+from langgraph_compact.compaction.shapes import comparable
+from langgraph_compact.compaction.subject import statement, tied
+from langgraph_compact.messages import message_text
+
+__all__ = [
+    "AMEND_WORDS",
+    "CHAT_MAX_CHARS",
+    "amended_values",
+    "amends",
+    "one_turn",
+    "said_with",
+]
+
+CHAT_MAX_CHARS = 600
+"""A human message this short is a turn of a conversation: each of its sentences that no
+recognizer took is still an item (a rule phrased in words no cue knows, a choice, a
+detail), and a correction may span its sentences. A longer one is a brief or a pasted
+document: only what is recognized."""
+
+AMEND_WORDS = frozenset(
+    "wrong mistake mistaken typo stale outdated incorrect misspoke correction".split()
+)
+"""Words saying that something said earlier was not right: not a new action ("change the
+booking to Y"), a repair of what is known."""
+
+
+def amends(sentence: str) -> bool:
+    """Whether ``sentence`` says something said earlier was not right (``AMEND_WORDS``)."""
+    return any(w.lower() in AMEND_WORDS for w in re.findall(r"[^\W\d_]{3,}", sentence))
+
+
+def one_turn(
+    found: list[Candidate], said_at: list[tuple[int, int]], sentences: list[str], wrong: list[bool]
+) -> list[Candidate]:
+    """``found`` read as one turn of a conversation, where a correction spans sentences:
+    the items of a sentence beside one saying an earlier statement was wrong are marked
+    ``amends`` ("That ID is stale. Since the migration it's Y."), and beside one saying
+    something changed they know the values of that sentence (``said_with``: "We're no
+    longer meeting at X. New rendezvous is Y.")."""
+    said = [statement(s) for s in sentences]
+    ends = [at for _, at in said_at[1:]] + [len(found)]
+    out = list(found)
+    for (n, start), end in zip(said_at, ends, strict=True):
+        near = [k for k in (n - 1, n + 1) if 0 <= k < len(said)]
+        changed = [k for k in near if said[k].changes or said[n].changes or wrong[k] or wrong[n]]
+        for i in range(start, end):
+            section, it = out[i]
+            mine = [v for v in said[n].values if v in it.text]
+            beside = tuple(
+                v
+                for k in changed
+                for v in said[k].values
+                if v not in it.text and any(comparable(v, w) for w in mine)
+            )
+            update: dict[str, object] = {}
+            if beside:
+                update["said_with"] = tuple(dict.fromkeys(it.said_with + beside))
+            if wrong[n] or any(wrong[k] for k in near):
+                update["amends"] = True
+            if update:
+                out[i] = (section, it.model_copy(update=update))
+    return out
+
+
+def said_with(found: list[Candidate], sentence: str) -> list[Candidate]:
+    """``found`` knowing the values their sentence ties to theirs when it says something
+    changed: the clause "the owner is Y" of "Disregard X, the owner is Y" replaces X (but
+    "Y; the other stays X" ties nothing across the ";")."""
+    said = statement(sentence)
+    if not said.changes or len(said.values) < 2:
+        return found
+    out = []
+    for section, it in found:
+        mine = [v for v in said.values if v in it.text]
+        beside = tuple(v for v in said.values if v not in mine and tied(said, [v], mine))
+        out.append((section, it.model_copy(update={"said_with": beside}) if beside else it))
+    return out
+
+
+def amended_values(message: BaseMessage) -> list[str]:
+    """The values a person's turn states beside a sentence saying an earlier statement
+    was wrong ("That ID is stale. Since the migration it's Y."): new values of something
+    it does not name."""
+    text = message_text(message)
+    if not isinstance(message, HumanMessage) or len(text) > CHAT_MAX_CHARS:
+        return []
+    said = list(tx.sentences(text))
+    wrong = [amends(s) for s in said]
+    near = [any(wrong[max(0, n - 1) : n + 2]) for n in range(len(said))]
+    return [
+        v
+        for s, wrong_beside in zip(said, near, strict=True)
+        if wrong_beside
+        for v in statement(s).values
+    ]
