@@ -250,3 +250,23 @@ def test_a_bare_value_beside_saying_the_last_one_was_wrong_is_the_correction() -
     assert "15:32 UTC" in shown
     assert "09:00 UTC" not in shown, shown
     assert "It's 15:32 UTC." not in _merged("The staging window is 09:00 UTC.", "It's 15:32 UTC.")
+
+
+def test_a_correction_finds_no_statement_by_the_shape_of_a_hyphenated_word() -> None:
+    """ "pre-trip" beside a correction is a word, not a value: "non-negotiable" is not what
+    it corrects."""
+    first = "One thing is non-negotiable: the dose ceiling stays at 411.5mg/day."
+    later = "Correction: the box is PLJU013961-3, the first one failed the pre-trip inspection."
+    assert "411.5mg/day" in _merged(first, later)
+
+
+def test_a_correction_naming_a_value_the_summary_gave_up_is_shown_without_it() -> None:
+    """The statement of 09:00 UTC was evicted to fit the cap; "switch from 09:00 UTC to
+    15:32 UTC" still shows only the new value, because the summary remembers that 09:00
+    UTC was said before (``RunningSummary.evicted``)."""
+    later = extract_items(HumanMessage("Switch from 09:00 UTC to 15:32 UTC.", id="h9"), 9, {})
+    said = frozenset({"09:00", "utc"})
+    shown = [i for items in merge_items({}, later, evicted=said).values() for i in items]
+    assert [(i.text, i.stale) for i in shown] == [("Switch from … to 15:32 UTC.", ("09:00 UTC",))]
+    unknown = merge_items({}, later)  # nothing said before: which one is new is not known
+    assert any("09:00 UTC" in i.text for items in unknown.values() for i in items)

@@ -19,6 +19,7 @@ from factories import ai_tool_call, file_reads, human, system, tool_result
 from langchain_core.messages import BaseMessage
 
 from langgraph_compact import Budget, CompactionResult, CompactionSettings, compact
+from langgraph_compact.compaction.shapes import value_tokens
 from langgraph_compact.messages import message_text
 from langgraph_compact.tokens import TokenCounter
 
@@ -263,3 +264,27 @@ def test_a_like_value_that_corrects_nothing_supersedes_nothing(later: str, budge
     assert summary is not None
     value = said.split()[-1].rstrip(".")
     assert value in summary.render(), summary.render()
+
+
+def test_a_summary_remembers_the_values_of_the_statements_it_gave_up() -> None:
+    """More statements than the cap holds: each one the summary covers but does not show
+    has its values in ``evicted``, and the next summary keeps them."""
+    hosts = [f"node-{n}.internal:{5000 + n}" for n in range(60)]
+    names = [f"{chr(97 + n // 26)}{chr(97 + n % 26)}lo" for n in range(60)]  # one subject each
+    said = [
+        human(f"The {name} relay runs on {host}.", id=f"v{n}")
+        for n, (name, host) in enumerate(zip(names, hosts, strict=True))
+    ]
+    raw = [system(id="s"), human("Prepare the release pipeline.", id="h"), *said, *file_reads(12)]
+    first = _compacted(raw, 2_000).summary
+    assert first is not None
+    shown = first.render()
+    gone = [h for h in hosts if h not in shown]
+    assert gone and len(gone) < len(hosts)
+    for host in gone:
+        assert value_tokens([host]) <= set(first.evicted), host
+    window = Budget(context_window=2_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    more = [*raw, *file_reads(12, 12)]
+    second = compact(more, first, CompactionSettings(window, counter=COUNTER)).summary
+    assert second is not None and second.generation == first.generation + 1
+    assert set(first.evicted) <= set(second.evicted)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.combine import combine, fold_template, split_also, winner
 from langgraph_compact.compaction.rerun import replaced_by_run
+from langgraph_compact.compaction.shapes import value_groups
 from langgraph_compact.compaction.strike import (
     elide,
     item_statement,
@@ -50,6 +51,8 @@ _GROUPS: Mapping[Section, frozenset[Section]] = {
 def merge_items(
     sections: Mapping[Section, Sequence[SummaryItem]],
     new: Sequence[tuple[Section, SummaryItem]],
+    *,
+    evicted: frozenset[str] = frozenset(),
 ) -> dict[Section, list[SummaryItem]]:
     """Merge new items into sections, in order; later values supersede earlier ones.
 
@@ -68,6 +71,10 @@ def merge_items(
         A call that succeeds after failing (its Blocked item becomes Done) demotes the
         errors its failed runs printed (``RESOLVED_SALIENCE``). The same call run again
         successfully drops the facts read from its earlier outputs (``rerun``).
+        ``evicted`` holds the value tokens of statements an earlier summary gave up to
+        fit its cap (``RunningSummary.evicted``): a later correction naming one of them
+        beside a new value of its shape ("switch from X to Y", X no longer held) is shown
+        without it.
     """
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
@@ -110,7 +117,7 @@ def merge_items(
 
     def said_before(token: str, seq: int) -> bool:
         """Whether an item of an earlier message states the value token."""
-        return any(
+        return token in evicted or any(
             (held := out.get(section, {}).get(slot)) is not None and held.seq < seq
             for section, slot in about.get("=" + token, ())
         )
@@ -152,6 +159,15 @@ def merge_items(
         if item.amends and not item.stale and (found := referent(item, mine)) is not None:
             section, slot, gone = found
             item = winner(item, pop(section, slot), gone)
+        groups = [item.text[g[0][0] : g[-1][1]] for g in value_groups(item.text)]
+        named = tuple(v for v in groups if value_tokens([v]) <= evicted)  # "09:00 UTC" whole
+        if mine.changes and not item.stale and named:
+            # the statement it corrects was given up to fit the cap: its values are known
+            lone = moved_values(mine, Statement(frozenset(), named, (), ()), said)
+            shown = elide(item, lone) if lone else item
+            if shown is None:
+                return None
+            item = shown.model_copy(update={"stale": (*item.stale, *lone)}) if lone else item
         return None if empty else item
 
     def referent(item: SummaryItem, mine: Statement) -> tuple[Section, str, tuple[str, ...]] | None:

@@ -24,6 +24,7 @@ from langgraph_compact.compaction.ground import ground_sections, request_pool
 from langgraph_compact.compaction.plan import CompactionPlan, plan_compaction
 from langgraph_compact.compaction.select import select_items
 from langgraph_compact.compaction.settings import CompactionSettings
+from langgraph_compact.compaction.strike import evicted_values
 from langgraph_compact.compaction.summarize import ExtractiveSummarizer, SummaryDraft
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import span_digest
@@ -221,5 +222,11 @@ def stamp_summary(
         now=request.covered_through,
     )
     flagged = tuple(dict.fromkeys((*draft.flagged, *flagged)))
-    update = {"sections": chosen.sections, "token_count": chosen.tokens, "flagged": flagged}
+    earlier = request.previous.evicted if request.previous else ()
+    update = {
+        "sections": chosen.sections,
+        "token_count": chosen.tokens,
+        "flagged": flagged,
+        "evicted": evicted_values(earlier, sections, chosen.sections),
+    }
     return bare.model_copy(update=update)

@@ -49,16 +49,17 @@ def compatible(a: str, b: str) -> bool:
 
 
 def same_shape(a: str, b: str) -> bool:
-    """Values written alike, in more than a word's or a number's shape: ``E#29062-BE`` and
-    ``E#38553-VIE``, two times, two paths; not two counts, not two names.
+    """Values written alike, with digits or a path's separators and more than a number's
+    shape: ``E#29062-BE`` and ``E#38553-VIE``, two times, two paths; not two counts, not
+    two names, not two hyphenated words.
 
     >>> same_shape("E#29062-BE", "E#38553-VIE"), same_shape("12", "5432")
     (True, False)
-    >>> same_shape("Harlow", "Brennan")
-    False
+    >>> same_shape("Harlow", "Brennan"), same_shape("pre-trip", "non-negotiable")
+    (False, False)
     """
     shape = _shape(a)
-    return len(shape) >= 3 and bool(re.search(r"[^Aa\s]", shape)) and shape == _shape(b)
+    return len(shape) >= 3 and bool(re.search(r"[9#@/\\:]", shape)) and shape == _shape(b)
 
 
 def value_groups(text: str) -> list[list[tuple[int, int]]]:

@@ -36,8 +36,10 @@ from langgraph_compact.messages import message_text
 
 __all__ = [
     "ADDITIVE",
+    "MAX_EVICTED",
     "MIN_STRUCK_CHARS",
     "elide",
+    "evicted_values",
     "item_statement",
     "restated",
     "said_order",
@@ -130,6 +132,29 @@ def restated(a: SummaryItem, b: SummaryItem) -> bool:
     correct itself) and not between rules ("never touch a/" and "never touch b/" both
     hold)."""
     return a.seq != b.seq and a.kind not in ADDITIVE and b.kind not in ADDITIVE
+
+
+MAX_EVICTED = 256
+"""Value tokens a summary remembers of the statements it gave up (``evicted_values``)."""
+
+
+def evicted_values(
+    earlier: Sequence[str],
+    merged: Mapping[Section, Sequence[SummaryItem]],
+    chosen: Mapping[Section, Sequence[SummaryItem]],
+) -> tuple[str, ...]:
+    """``earlier`` and the value tokens of the statements of ``merged`` that ``chosen``
+    (what fits the cap) leaves out, oldest first, the newest ``MAX_EVICTED``: what was
+    said before, for a later correction naming it (``RunningSummary.evicted``)."""
+    kept = {(i.key or i.text, i.seq) for items in chosen.values() for i in items}
+    gone = [
+        token
+        for items in merged.values()
+        for i in items
+        if (i.key or i.text, i.seq) not in kept and states_a_value(i)
+        for token in sorted(value_tokens(item_statement(i).values))
+    ]
+    return tuple(dict.fromkeys((*earlier, *gone)))[-MAX_EVICTED:]
 
 
 K = TypeVar("K")

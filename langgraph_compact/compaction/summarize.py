@@ -219,7 +219,8 @@ def extend(
     the span's last assistant message says, then ``late`` items (a model's own view of
     the current work) are merged on top.
     """
-    merged = merge_items(previous, found)
+    evicted = frozenset(request.previous.evicted) if request.previous else frozenset()
+    merged = merge_items(previous, found, evicted=evicted)
     latest = _latest_ai(request)
     if latest is not None:
         for s in (Section.IN_PROGRESS, Section.NEXT_STEPS):

@@ -151,6 +151,10 @@ class RunningSummary(BaseModel):
     flagged: tuple[str, ...] = ()
     """What a model summarizer wrote with a value no source holds: never shown as fact,
     kept here (with the values) for the inspector and the logs."""
+    evicted: tuple[str, ...] = ()
+    """Value tokens (folded) of the statements summaries of this thread gave up to fit
+    their cap, oldest first, at most ``strike.MAX_EVICTED``: which of two values a later
+    correction names was said before is still known (``merge_items``). Never shown."""
 
     def items(self, section: Section) -> tuple[SummaryItem, ...]:
         """The items of ``section`` (empty when the section has none)."""
