@@ -246,7 +246,7 @@ def test_a_new_value_that_begins_like_the_old_one_still_replaces_it() -> None:
 def test_a_bare_value_beside_saying_the_last_one_was_wrong_is_the_correction() -> None:
     """ "It's Y." says too little to be kept on its own; beside "I had it wrong" it is the
     correction, and the one earlier value of its shape goes."""
-    shown = _merged("The staging window is 09:00 UTC.", "I had the time wrong. It's 15:32 UTC.")
+    shown = _merged("The staging window is 09:00 UTC.", "I had it wrong before. It's 15:32 UTC.")
     assert "15:32 UTC" in shown
     assert "09:00 UTC" not in shown, shown
     assert "It's 15:32 UTC." not in _merged("The staging window is 09:00 UTC.", "It's 15:32 UTC.")
@@ -256,7 +256,7 @@ def test_a_correction_finds_no_statement_by_the_shape_of_a_hyphenated_word() -> 
     """ "pre-trip" beside a correction is a word, not a value: "non-negotiable" is not what
     it corrects."""
     first = "One thing is non-negotiable: the dose ceiling stays at 411.5mg/day."
-    later = "Correction: the box is PLJU013961-3, the first one failed the pre-trip inspection."
+    later = "Correction to what I said before: the box is PLJU013961-3, not the pre-trip one."
     assert "411.5mg/day" in _merged(first, later)
 
 
@@ -270,3 +270,33 @@ def test_a_correction_naming_a_value_the_summary_gave_up_is_shown_without_it() -
     assert [(i.text, i.stale) for i in shown] == [("Switch from … to 15:32 UTC.", ("09:00 UTC",))]
     unknown = merge_items({}, later)  # nothing said before: which one is new is not known
     assert any("09:00 UTC" in i.text for items in unknown.values() for i in items)
+
+
+def test_a_value_said_before_is_not_taken_for_the_old_one_when_named_second() -> None:
+    """09:00 UTC was said before and evicted, but "from 08:00 UTC to 09:00 UTC" moves to
+    it: said before is not proof of old, so nothing of it is elided and it stays true."""
+    later = [
+        *extract_items(
+            HumanMessage("Change the staging window from 08:00 UTC to 09:00 UTC.", id="h8"), 8, {}
+        ),
+        *extract_items(HumanMessage("The freeze window is 09:00 UTC.", id="h9"), 9, {}),
+    ]
+    merged = merge_items({}, later, evicted=frozenset({"09:00", "utc"}))
+    shown = "\n".join(i.text for items in merged.values() for i in items)
+    assert "to 09:00 UTC" in shown and "The freeze window is 09:00 UTC" in shown, shown
+
+
+def test_a_subjectless_correction_with_a_like_value_evicted_replaces_nothing() -> None:
+    """One like value held and another given up: which one it meant is not known."""
+    first = extract_items(HumanMessage("The staging window is 09:00 UTC.", id="h1"), 1, {})
+    held = merge_items({}, first)
+    later = extract_items(
+        HumanMessage("I gave you the wrong time earlier. It's 15:32 UTC.", id="h9"), 9, {}
+    )
+    merged = merge_items(held, later, evicted=frozenset({"11:00", "utc"}))
+    assert any("09:00 UTC" in i.text for items in merged.values() for i in items)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "```py\nx = 1\n```", "---"])
+def test_a_turn_with_no_sentence_has_no_items_and_raises_nothing(text: str) -> None:
+    assert extract_items(HumanMessage(text, id="e"), 3, {}) == []

@@ -57,3 +57,31 @@ def test_redacted_message_leaves_file_and_summary_is_rebuilt(tmp_path: Path) -> 
         assert rebuilt.generation == first.generation + 1
         assert SECRET not in rebuilt.render()
     assert SECRET.encode() not in db.read_bytes()
+
+
+def test_redaction_clears_the_values_a_summary_gave_up(tmp_path: Path) -> None:
+    """A summary keeps the value tokens of statements it evicted, with no lineage: the
+    redacted message's may be among them, so redaction clears them, in the file too."""
+    budget = Budget(context_window=2_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
+    builder = StateGraph(CompactState)
+    builder.add_node("compact", CompactionNode(budget, counter=COUNTER))
+    builder.add_edge(START, "compact")
+    db = tmp_path / "thread.sqlite"
+    names = [f"{chr(97 + n // 26)}{chr(97 + n % 26)}lo" for n in range(40)]  # one subject each
+    hosts = [f"{w}-{n}.internal:{5000 + n}" for n, w in enumerate(names)]
+    with CompactSqliteSaver.from_conn_string(str(db)) as saver:
+        graph = builder.compile(checkpointer=saver)
+        config: Any = {"configurable": {"thread_id": "t1"}}
+        said = [
+            human(f"The {w} relay runs on {h}.", id=f"r{n}")
+            for n, (w, h) in enumerate(zip(names, hosts, strict=True))
+        ]
+        history = [system(id="s"), human("Deploy the service.", id="h0"), *said, *_turns(0, 20)]
+        graph.invoke({"messages": history}, config)
+        first = graph.get_state(config).values["running_summary"]
+        gone = next(n for n, h in enumerate(hosts) if h in first.evicted)
+        assert hosts[gone] not in first.render()
+
+        saver.redact("t1", [f"r{gone}"], reason="credential pasted", actor="test")
+        assert graph.get_state(config).values["running_summary"].evicted == ()
+    assert hosts[gone].encode() not in db.read_bytes()

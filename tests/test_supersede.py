@@ -7,8 +7,9 @@ and "Y (was X)" with no cue word, a tool printing the new value, a tool output t
 the new value alone answering a command that names the subject, a short table with the
 subject's column) is tried for subjects with different value
 shapes, at three budgets: the summary shows the current value and never the stale one. A
-correction naming no subject at all ("That one is stale. It's Y.") replaces the one
-earlier value of its new value's shape, and nothing when there are two. A value that is
+correction naming no subject at all ("The one I gave you before is stale. It's Y.")
+replaces the one earlier value of its new value's shape, and nothing when there are two
+or when it does not point back at what was said ("I received the wrong item, Y"). A value that is
 only mentioned again, or a like value of another subject, supersedes nothing.
 """
 
@@ -105,9 +106,9 @@ def test_a_correction_replaces_what_it_corrects(subject: str, form: str, budget:
 
 SUBJECTLESS = {
     # a correction that names no subject: it corrects the one earlier value of its shape
-    "stale": "That one is stale. Since the migration it's {new}.",
+    "stale": "The one I gave you before is stale. Since the migration it's {new}.",
     "wrong earlier": "I gave you the wrong value earlier. The right one is {new}, it turns out.",
-    "typo": "typo on my side, {new} is right",
+    "typo": "typo in what I wrote, {new} is right",
 }
 SHAPED = ("window", "host", "path")  # a name in words has no shape to be found by
 
@@ -144,7 +145,7 @@ def test_a_correction_naming_no_subject_between_two_like_values_replaces_neither
         human("The staging window is 09:00 UTC.", id="a"),
         human("The freeze window is 11:00 UTC.", id="b"),
         *file_reads(turns, 0),
-        human("That one is stale. It's 15:32 UTC.", id="new"),
+        human("The one I gave you before is stale. It's 15:32 UTC.", id="new"),
         *file_reads(turns, turns),
     ]
     summary = _compacted(raw, budget).summary
@@ -152,15 +153,23 @@ def test_a_correction_naming_no_subject_between_two_like_values_replaces_neither
     assert "09:00 UTC" in summary.render() and "11:00 UTC" in summary.render()
 
 
+NOT_REPAIRS = (
+    "Also keep {new} in mind.",
+    "I received the wrong item, see {new}.",  # wrong about a thing, not about what was said
+    "Is {new} wrong as well?",  # a question
+)
+
+
 @pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("later", NOT_REPAIRS)
 @pytest.mark.parametrize("subject", SHAPED)
 def test_a_like_value_not_said_to_correct_anything_replaces_nothing(
-    subject: str, budget: int
+    subject: str, later: str, budget: int
 ) -> None:
-    """No word says the earlier statement was wrong: a second value, not a correction."""
+    """Nothing says what was said before was wrong: a second value, not a correction."""
     _, _, old, new = SUBJECTS[subject]
     turns = budget // 150
-    said = human(f"Also keep {new} in mind.", id="new")
+    said = human(later.format(new=new), id="new")
     raw = [*_stated(subject, budget), said, *file_reads(turns, turns)]
     summary = _compacted(raw, budget).summary
     assert summary is not None

@@ -155,5 +155,10 @@ class Scrubber:
             for i in items
         )
         if not stale:
-            return value, False
+            # the evicted values have no lineage: a redacted message's may be among them
+            return (
+                (value.model_copy(update={"evicted": ()}), True)
+                if value.evicted
+                else (value, False)
+            )
         return value.model_copy(update={"sections": sections}).without_sources(self.ids), True

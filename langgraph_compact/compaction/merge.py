@@ -117,7 +117,7 @@ def merge_items(
 
     def said_before(token: str, seq: int) -> bool:
         """Whether an item of an earlier message states the value token."""
-        return token in evicted or any(
+        return any(
             (held := out.get(section, {}).get(slot)) is not None and held.seq < seq
             for section, slot in about.get("=" + token, ())
         )
@@ -159,15 +159,12 @@ def merge_items(
         if item.amends and not item.stale and (found := referent(item, mine)) is not None:
             section, slot, gone = found
             item = winner(item, pop(section, slot), gone)
-        groups = [item.text[g[0][0] : g[-1][1]] for g in value_groups(item.text)]
-        named = tuple(v for v in groups if value_tokens([v]) <= evicted)  # "09:00 UTC" whole
-        if mine.changes and not item.stale and named:
+        if mine.changes and not item.stale and (lone := _evicted_named(item, mine, evicted)):
             # the statement it corrects was given up to fit the cap: its values are known
-            lone = moved_values(mine, Statement(frozenset(), named, (), ()), said)
-            shown = elide(item, lone) if lone else item
+            shown = elide(item, lone)
             if shown is None:
                 return None
-            item = shown.model_copy(update={"stale": (*item.stale, *lone)}) if lone else item
+            item = shown.model_copy(update={"stale": (*item.stale, *lone)})
         return None if empty else item
 
     def referent(item: SummaryItem, mine: Statement) -> tuple[Section, str, tuple[str, ...]] | None:
@@ -179,7 +176,7 @@ def merge_items(
             for slot, old in held.items()
             if old.seq < item.seq
         )
-        found = sole_referent(earlier, came) if came else None
+        found = sole_referent(earlier, came, evicted) if came else None
         return None if found is None else (*found[0], found[1])
 
     for section, items in sections.items():
@@ -239,6 +236,24 @@ def merge_items(
             corrected.extend(item.stale)
         put(section, item)
     return {section: list(items.values()) for section, items in out.items() if items}
+
+
+def _evicted_named(item: SummaryItem, mine: Statement, evicted: frozenset[str]) -> tuple[str, ...]:
+    """The values ``item`` names first, beside a later new value of their shape, that only
+    statements the summary gave up stated ("switch from X to Y", X evicted): X, whole
+    ("09:00 UTC"). Said before is not proof of old ("switch back to X"), so only a value
+    named before the new one counts."""
+    if not evicted:
+        return ()
+    groups = [item.text[g[0][0] : g[-1][1]] for g in value_groups(item.text)]
+    named = tuple(v for v in groups if value_tokens([v]) <= evicted)
+    if not named:
+        return ()
+    said = value_tokens(named)
+    lone = moved_values(mine, Statement(frozenset(), named, (), ()), said)
+    came = [item.text.find(v) for v in mine.values if not value_tokens([v]) <= said]
+    first_new = min((at for at in came if at >= 0), default=-1)
+    return tuple(v for v in lone if 0 <= item.text.find(v) < first_new)
 
 
 def _same_file(

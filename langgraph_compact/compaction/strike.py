@@ -154,27 +154,34 @@ def evicted_values(
         if (i.key or i.text, i.seq) not in kept and states_a_value(i)
         for token in sorted(value_tokens(item_statement(i).values))
     ]
-    return tuple(dict.fromkeys((*earlier, *gone)))[-MAX_EVICTED:]
+    newest_last = list(dict.fromkeys(reversed((*earlier, *gone))))[::-1]
+    return tuple(newest_last[-MAX_EVICTED:])
 
 
 K = TypeVar("K")
 
 
 def sole_referent(
-    held: Iterable[tuple[K, SummaryItem]], came: Iterable[str]
+    held: Iterable[tuple[K, SummaryItem]], came: Iterable[str], also: Iterable[str] = ()
 ) -> tuple[K, tuple[str, ...]] | None:
-    """What a correction with no subject of its own ("That ID is stale. It's Y now.")
-    corrects: the one statement among ``held`` of a value with a token shaped like one of
-    ``came``, its new value tokens (``shapes.same_shape``), and those values. None when no
-    statement, or more than one, states such a value: which one it meant is not known."""
+    """What a correction with no subject of its own ("I gave you the wrong ID earlier.
+    It's Y.") corrects: the one value among the statements of ``held`` with a token shaped
+    like one of ``came``, its new value tokens (``shapes.same_shape``), where it is held,
+    and that value. None when no value, or more than one, has that shape, in ``held`` or
+    among ``also`` (other value tokens said before): which one it meant is not known."""
+    came = list(came)
+    if any(_shaped(t, came) for t in also):
+        return None
     found = [
-        (where, gone)
+        (where, v)
         for where, old in held
-        if old.kind not in ADDITIVE
-        and states_a_value(old)
-        and (gone := tuple(v for v in item_statement(old).values if _shaped(v, came)))
+        if old.kind not in ADDITIVE and states_a_value(old)
+        for v in item_statement(old).values
+        if _shaped(v, came)
     ]
-    return found[0] if len(found) == 1 else None
+    if len({v.casefold() for _, v in found}) != 1 or len({id(w) for w, _ in found}) != 1:
+        return None
+    return found[0][0], (found[0][1],)
 
 
 def _shaped(value: str, came: Iterable[str]) -> bool:
@@ -197,9 +204,13 @@ def strike_corrected(
     statements = [st for m in later for st in _later_statements(m, calls)]
     held = summary.all_items()
     stated = value_tokens([v for i in held for v in item_statement(i).values])
-    came = value_tokens([v for m in later for v in amended_values(m)]) - stated
-    sole = sole_referent(((id(i), i) for i in held), came) if came else None
-    if not statements and sole is None:
+    sole: dict[int, tuple[str, ...]] = {}
+    for m in later:  # each correction on its own: two in view are two corrections
+        came = value_tokens(amended_values(m)) - stated
+        found = sole_referent(((id(i), i) for i in held), came, summary.evicted) if came else None
+        if found is not None:
+            sole[found[0]] = (*sole.get(found[0], ()), *found[1])
+    if not statements and not sole:
         return None
     changed = False
     sections: dict[Section, tuple[SummaryItem, ...]] = {}
@@ -207,8 +218,8 @@ def strike_corrected(
         kept: list[SummaryItem] = []
         for item in items:
             gone = _struck(item, statements)
-            if sole is not None and sole[0] == id(item):
-                gone = list(dict.fromkeys((*gone, *sole[1])))
+            if id(item) in sole:
+                gone = list(dict.fromkeys((*gone, *sole[id(item)])))
             if not gone:
                 kept.append(item)
                 continue

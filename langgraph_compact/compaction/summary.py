@@ -217,9 +217,8 @@ class RunningSummary(BaseModel):
             )
             for section, items in self.sections.items()
         }
-        return self.model_copy(
-            update={"sections": sections, "span_digest": "", "rebuilt_reason": "redacted"}
-        )
+        update = {"sections": sections, "span_digest": "", "rebuilt_reason": "redacted"}
+        return self.model_copy(update={**update, "evicted": ()})  # a ledger has no lineage
 
     def to_json(self) -> str:
         """JSON text that ``RunningSummary.model_validate_json`` reads back unchanged."""

@@ -1,11 +1,11 @@
 """One turn of a conversation, where a correction may span sentences.
 
-A person repairs what they said in any words: "That ID is stale. Since the migration it's
-Y." names no subject, and "We're no longer meeting at X. New rendezvous is Y." puts the
-old value and the new one in two sentences. Within a short human message (a turn, not a
-pasted document), a sentence saying an earlier statement was wrong (``AMEND_WORDS``)
-marks the items beside it as amending (``SummaryItem.amends``: ``merge`` and ``strike``
-find what they correct by the shape of their new value), and a sentence saying
+A person repairs what they said in any words: "I gave you a stale ID before. Since the
+migration it's Y." names no subject, and "We're no longer meeting at X. New rendezvous is
+Y." puts the old value and the new one in two sentences. Within a short human message (a
+turn, not a pasted document), a sentence saying something the speaker said was wrong
+(``amends``) marks the items beside it as amending (``SummaryItem.amends``: ``merge`` and
+``strike`` find what they correct by the shape of their new value), and a sentence saying
 something changed ties its values to those of the sentences beside it
 (``SummaryItem.said_with``).
 """
@@ -40,12 +40,23 @@ document: only what is recognized."""
 AMEND_WORDS = frozenset(
     "wrong mistake mistaken typo stale outdated incorrect misspoke correction".split()
 )
-"""Words saying that something said earlier was not right: not a new action ("change the
-booking to Y"), a repair of what is known."""
+"""Words saying that something was not right: not a new action ("change the booking to
+Y"), a repair of what is known."""
+
+_SAID_EARLIER = re.compile(
+    r"(?i)\b(?:earlier|before|previously|last time|"
+    r"I(?:'d| had)? (?:said|gave|told|sent|wrote|typed|copied|mentioned|pasted|quoted))\b"
+)
+"""Words pointing back at what the speaker said: "I gave you", "earlier"."""
 
 
 def amends(sentence: str) -> bool:
-    """Whether ``sentence`` says something said earlier was not right (``AMEND_WORDS``)."""
+    """Whether ``sentence`` says something the speaker said earlier was not right: a word
+    of ``AMEND_WORDS`` and one pointing back at what was said ("I gave you the wrong value
+    earlier", "typo in what I wrote"), not a question. "I received the wrong item" is
+    about the item, not about a statement; "is the time wrong?" asks."""
+    if sentence.rstrip().endswith("?") or not _SAID_EARLIER.search(sentence):
+        return False
     return any(w.lower() in AMEND_WORDS for w in re.findall(r"[^\W\d_]{3,}", sentence))
 
 
@@ -54,9 +65,11 @@ def one_turn(
 ) -> list[Candidate]:
     """``found`` read as one turn of a conversation, where a correction spans sentences:
     the items of a sentence beside one saying an earlier statement was wrong are marked
-    ``amends`` ("That ID is stale. Since the migration it's Y."), and beside one saying
+    ``amends`` ("I gave you a stale ID before. Since the migration it's Y."), and beside one saying
     something changed they know the values of that sentence (``said_with``: "We're no
     longer meeting at X. New rendezvous is Y.")."""
+    if not said_at:  # no sentence at all: an empty message, a code block
+        return found
     said = [statement(s) for s in sentences]
     ends = [at for _, at in said_at[1:]] + [len(found)]
     out = list(found)
@@ -99,8 +112,8 @@ def said_with(found: list[Candidate], sentence: str) -> list[Candidate]:
 
 def amended_values(message: BaseMessage) -> list[str]:
     """The values a person's turn states beside a sentence saying an earlier statement
-    was wrong ("That ID is stale. Since the migration it's Y."): new values of something
-    it does not name."""
+    was wrong ("I gave you a stale ID before. Since the migration it's Y."): new values of
+    something it does not name."""
     text = message_text(message)
     if not isinstance(message, HumanMessage) or len(text) > CHAT_MAX_CHARS:
         return []
