@@ -297,3 +297,21 @@ def test_a_summary_remembers_the_values_of_the_statements_it_gave_up() -> None:
     second = compact(more, first, CompactionSettings(window, counter=COUNTER)).summary
     assert second is not None and second.generation == first.generation + 1
     assert set(first.evicted) <= set(second.evicted)
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_a_value_said_in_view_before_a_correction_is_not_what_it_corrects(budget: int) -> None:
+    """The correction's like value was stated in view before it: a second order, so the
+    summarized one is not replaced."""
+    turns = budget // 150
+    raw: list[BaseMessage] = [
+        system(id="s"),
+        human("Help me with my orders.", id="h"),
+        human("My order #W7654321 should arrive on Friday.", id="old"),
+        *file_reads(turns, 0),
+        *file_reads(turns, turns),
+        human("I also have order #W1234567 pending.", id="other"),
+        human("I typed the wrong zip earlier, it's 94110, for order #W1234567.", id="new"),
+    ]
+    result = _compacted(raw, budget)
+    assert result.summary is not None and "#W7654321" in result.summary.render()

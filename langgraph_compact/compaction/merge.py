@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.combine import combine, fold_template, split_also, winner
 from langgraph_compact.compaction.rerun import replaced_by_run
-from langgraph_compact.compaction.shapes import value_groups
 from langgraph_compact.compaction.strike import (
     elide,
     item_statement,
@@ -72,9 +71,9 @@ def merge_items(
         errors its failed runs printed (``RESOLVED_SALIENCE``). The same call run again
         successfully drops the facts read from its earlier outputs (``rerun``).
         ``evicted`` holds the value tokens of statements an earlier summary gave up to
-        fit its cap (``RunningSummary.evicted``): a later correction naming one of them
-        beside a new value of its shape ("switch from X to Y", X no longer held) is shown
-        without it.
+        fit its cap (``RunningSummary.evicted``): a correction that names no subject
+        replaces nothing when one of them has its new value's shape (which one it meant
+        is not known).
     """
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
@@ -159,12 +158,6 @@ def merge_items(
         if item.amends and not item.stale and (found := referent(item, mine)) is not None:
             section, slot, gone = found
             item = winner(item, pop(section, slot), gone)
-        if mine.changes and not item.stale and (lone := _evicted_named(item, mine, evicted)):
-            # the statement it corrects was given up to fit the cap: its values are known
-            shown = elide(item, lone)
-            if shown is None:
-                return None
-            item = shown.model_copy(update={"stale": (*item.stale, *lone)})
         return None if empty else item
 
     def referent(item: SummaryItem, mine: Statement) -> tuple[Section, str, tuple[str, ...]] | None:
@@ -236,24 +229,6 @@ def merge_items(
             corrected.extend(item.stale)
         put(section, item)
     return {section: list(items.values()) for section, items in out.items() if items}
-
-
-def _evicted_named(item: SummaryItem, mine: Statement, evicted: frozenset[str]) -> tuple[str, ...]:
-    """The values ``item`` names first, beside a later new value of their shape, that only
-    statements the summary gave up stated ("switch from X to Y", X evicted): X, whole
-    ("09:00 UTC"). Said before is not proof of old ("switch back to X"), so only a value
-    named before the new one counts."""
-    if not evicted:
-        return ()
-    groups = [item.text[g[0][0] : g[-1][1]] for g in value_groups(item.text)]
-    named = tuple(v for v in groups if value_tokens([v]) <= evicted)
-    if not named:
-        return ()
-    said = value_tokens(named)
-    lone = moved_values(mine, Statement(frozenset(), named, (), ()), said)
-    came = [item.text.find(v) for v in mine.values if not value_tokens([v]) <= said]
-    first_new = min((at for at in came if at >= 0), default=-1)
-    return tuple(v for v in lone if 0 <= item.text.find(v) < first_new)
 
 
 def _same_file(

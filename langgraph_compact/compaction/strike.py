@@ -165,23 +165,25 @@ def sole_referent(
     held: Iterable[tuple[K, SummaryItem]], came: Iterable[str], also: Iterable[str] = ()
 ) -> tuple[K, tuple[str, ...]] | None:
     """What a correction with no subject of its own ("I gave you the wrong ID earlier.
-    It's Y.") corrects: the one value among the statements of ``held`` with a token shaped
-    like one of ``came``, its new value tokens (``shapes.same_shape``), where it is held,
-    and that value. None when no value, or more than one, has that shape, in ``held`` or
-    among ``also`` (other value tokens said before): which one it meant is not known."""
+    It's Y.") corrects: the one value token among the statements of ``held`` shaped like
+    one of ``came``, its new value tokens (``shapes.same_shape``), where it is held, and
+    the value holding it. None when no token, or more than one ("#W1 and #W2"), has that
+    shape, in ``held`` or among ``also`` (other value tokens said before): which one it
+    meant is not known."""
     came = list(came)
     if any(_shaped(t, came) for t in also):
         return None
     found = [
-        (where, v)
+        (where, v, token)
         for where, old in held
         if old.kind not in ADDITIVE and states_a_value(old)
         for v in item_statement(old).values
-        if _shaped(v, came)
+        for token in value_tokens([v])
+        if _shaped(token, came)
     ]
-    if len({v.casefold() for _, v in found}) != 1 or len({id(w) for w, _ in found}) != 1:
+    if len({token for _, _, token in found}) != 1 or len({id(w) for w, _, _ in found}) != 1:
         return None
-    return found[0][0], (found[0][1],)
+    return found[0][0], tuple(dict.fromkeys(v for _, v, _ in found))
 
 
 def _shaped(value: str, came: Iterable[str]) -> bool:
@@ -205,11 +207,14 @@ def strike_corrected(
     held = summary.all_items()
     stated = value_tokens([v for i in held for v in item_statement(i).values])
     sole: dict[int, tuple[str, ...]] = {}
+    stated_in_view: set[str] = set()  # by the messages in view before a correction
     for m in later:  # each correction on its own: two in view are two corrections
         came = value_tokens(amended_values(m)) - stated
-        found = sole_referent(((id(i), i) for i in held), came, summary.evicted) if came else None
+        also = (*summary.evicted, *stated_in_view)
+        found = sole_referent(((id(i), i) for i in held), came, also) if came else None
         if found is not None:
             sole[found[0]] = (*sole.get(found[0], ()), *found[1])
+        stated_in_view |= value_tokens(quote_values(message_text(m)))
     if not statements and not sole:
         return None
     changed = False

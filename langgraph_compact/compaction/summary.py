@@ -153,8 +153,9 @@ class RunningSummary(BaseModel):
     kept here (with the values) for the inspector and the logs."""
     evicted: tuple[str, ...] = ()
     """Value tokens (folded) of the statements summaries of this thread gave up to fit
-    their cap, oldest first, at most ``strike.MAX_EVICTED``: which of two values a later
-    correction names was said before is still known (``merge_items``). Never shown."""
+    their cap, oldest first, at most ``strike.MAX_EVICTED``: a correction that names no
+    subject finds what it corrects by its new value's shape, and one of these with that
+    shape makes the choice unknown (``merge_items``, ``strike_corrected``). Never shown."""
 
     def items(self, section: Section) -> tuple[SummaryItem, ...]:
         """The items of ``section`` (empty when the section has none)."""

@@ -44,17 +44,17 @@ AMEND_WORDS = frozenset(
 Y"), a repair of what is known."""
 
 _SAID_EARLIER = re.compile(
-    r"(?i)\b(?:earlier|before|previously|last time|"
-    r"I(?:'d| had)? (?:said|gave|told|sent|wrote|typed|copied|mentioned|pasted|quoted))\b"
+    r"(?i)\bI(?:'d| had)? (?:said|gave|told|sent|wrote|typed|copied|mentioned|pasted|quoted)\b"
 )
-"""Words pointing back at what the speaker said: "I gave you", "earlier"."""
+"""Words pointing back at what the speaker said: "I gave you", "what I wrote". A time
+word alone ("earlier", "before") tells when something happened, not that it was said."""
 
 
 def amends(sentence: str) -> bool:
     """Whether ``sentence`` says something the speaker said earlier was not right: a word
     of ``AMEND_WORDS`` and one pointing back at what was said ("I gave you the wrong value
-    earlier", "typo in what I wrote"), not a question. "I received the wrong item" is
-    about the item, not about a statement; "is the time wrong?" asks."""
+    earlier", "typo in what I wrote"), not a question. "I received the wrong item
+    earlier" is about the item, not about a statement; "is the time wrong?" asks."""
     if sentence.rstrip().endswith("?") or not _SAID_EARLIER.search(sentence):
         return False
     return any(w.lower() in AMEND_WORDS for w in re.findall(r"[^\W\d_]{3,}", sentence))
