@@ -47,7 +47,13 @@ from langgraph_compact.compaction.rerun import call_key
 from langgraph_compact.compaction.sentences import listed, prose_sentences, says_something
 from langgraph_compact.compaction.stale import stale_spans
 from langgraph_compact.compaction.summary import Section
-from langgraph_compact.compaction.turns import CHAT_MAX_CHARS, amends, one_turn, said_with
+from langgraph_compact.compaction.turns import (
+    CHAT_MAX_CHARS,
+    amends,
+    beside_amending,
+    one_turn,
+    said_with,
+)
 from langgraph_compact.messages import message_text
 
 __all__ = ["extract_items", "next_steps"]
@@ -191,6 +197,7 @@ def _text_items(
     ruled = False
     said_at: list[tuple[int, int]] = []  # sentence index, where its items start in out
     wrong = [chat and amends(src.text[a:b]) for a, b, _ in spans]
+    amending = beside_amending(wrong)
     for n, (a, b, _) in enumerate(spans):
         sentence = src.text[a:b]
         said_at.append((n, len(out)))
@@ -208,7 +215,7 @@ def _text_items(
         ruled = any(it.pinned for _, it in found)
         said = chat or (role == "ai" and names_a_value(sentence))
         # beside "that one was wrong", a bare value is the correction ("It's 15:32 UTC.")
-        fixes = any(wrong[max(0, n - 1) : n + 2]) and bool(quote_values(sentence))
+        fixes = amending[n] and bool(quote_values(sentence))
         if not found and said and (says_something(sentence) or fixes):
             # what the user said in a turn of a conversation, or an assistant sentence
             # stating a value no recognizer took: kept in its own words; the user naming a

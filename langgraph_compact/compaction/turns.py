@@ -27,6 +27,7 @@ __all__ = [
     "CHAT_MAX_CHARS",
     "amended_values",
     "amends",
+    "beside_amending",
     "one_turn",
     "said_with",
 ]
@@ -60,6 +61,12 @@ def amends(sentence: str) -> bool:
     return any(w.lower() in AMEND_WORDS for w in re.findall(r"[^\W\d_]{3,}", sentence))
 
 
+def beside_amending(wrong: list[bool]) -> list[bool]:
+    """For each sentence, whether it or one beside it ``amends``: a correction's new value
+    may stand in the sentence after "I gave you the wrong ID earlier."."""
+    return [any(wrong[max(0, n - 1) : n + 2]) for n in range(len(wrong))]
+
+
 def one_turn(
     found: list[Candidate], said_at: list[tuple[int, int]], sentences: list[str], wrong: list[bool]
 ) -> list[Candidate]:
@@ -71,6 +78,7 @@ def one_turn(
     if not said_at:  # no sentence at all: an empty message, a code block
         return found
     said = [statement(s) for s in sentences]
+    amending = beside_amending(wrong)
     ends = [at for _, at in said_at[1:]] + [len(found)]
     out = list(found)
     for (n, start), end in zip(said_at, ends, strict=True):
@@ -88,7 +96,7 @@ def one_turn(
             update: dict[str, object] = {}
             if beside:
                 update["said_with"] = tuple(dict.fromkeys(it.said_with + beside))
-            if wrong[n] or any(wrong[k] for k in near):
+            if amending[n]:
                 update["amends"] = True
             if update:
                 out[i] = (section, it.model_copy(update=update))
@@ -118,8 +126,7 @@ def amended_values(message: BaseMessage) -> list[str]:
     if not isinstance(message, HumanMessage) or len(text) > CHAT_MAX_CHARS:
         return []
     said = list(tx.sentences(text))
-    wrong = [amends(s) for s in said]
-    near = [any(wrong[max(0, n - 1) : n + 2]) for n in range(len(said))]
+    near = beside_amending([amends(s) for s in said])
     return [
         v
         for s, wrong_beside in zip(said, near, strict=True)
