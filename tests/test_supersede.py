@@ -299,6 +299,29 @@ def test_a_summary_remembers_the_values_of_the_statements_it_gave_up() -> None:
     assert set(first.evicted) <= set(second.evicted)
 
 
+def test_a_summary_shrunk_to_meet_the_budget_remembers_what_it_gave_up() -> None:
+    """``refit_summary`` (the assembly's last resort) drops unpinned statements too: their
+    values join ``evicted`` like the cap's, so a later correction naming no subject still
+    sees that the choice is unknown."""
+    from langgraph_compact.compaction.select import refit_summary
+
+    hosts = [f"node-{n}.internal:{5000 + n}" for n in range(60)]
+    names = [f"{chr(97 + n // 26)}{chr(97 + n % 26)}lo" for n in range(60)]
+    said = [
+        human(f"The {name} relay runs on {host}.", id=f"v{n}")
+        for n, (name, host) in enumerate(zip(names, hosts, strict=True))
+    ]
+    raw = [system(id="s"), human("Prepare the release pipeline.", id="h"), *said, *file_reads(12)]
+    first = _compacted(raw, 2_000).summary
+    assert first is not None
+    smaller = refit_summary(first, first.token_count // 2, COUNTER.count_text)
+    dropped = [h for h in hosts if h in first.render() and h not in smaller.render()]
+    assert dropped
+    for host in dropped:
+        assert value_tokens([host]) <= set(smaller.evicted), host
+    assert set(first.evicted) <= set(smaller.evicted)
+
+
 @pytest.mark.parametrize("budget", BUDGETS)
 def test_a_value_said_in_view_before_a_correction_is_not_what_it_corrects(budget: int) -> None:
     """The correction's like value was stated in view before it: a second order, so the

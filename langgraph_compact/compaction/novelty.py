@@ -6,7 +6,11 @@ a plan, a choice, a schedule, what a tool found. A sentence that repeats a value
 printed is commentary on that output, whose own item already carries the value.
 Extraction proposes both at their base salience; ``raise_novel`` lifts the first kind,
 reading the span in order with the values every earlier message held. Phrasing plays no
-part: only where a value first appears.
+part in the lift: only where a value first appears. It does in one more step: an
+assistant's plan ("I'll set X in the client config") is a decision once it introduces
+its value. Extraction needs a stated reason to tell a plan from a step ("I'll run the
+tests"); a value no one named before tells it as well (what the assistant reads back or
+passes in its own call is not new).
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ from collections.abc import Iterable, Mapping
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from langgraph_compact.compaction.candidates import Candidate
+from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.candidates import SALIENCE, Candidate
 from langgraph_compact.compaction.quote import values
+from langgraph_compact.compaction.summary import Section, SummaryItem
 from langgraph_compact.compaction.text import is_specific
 from langgraph_compact.messages import message_text
 
@@ -59,7 +66,25 @@ def raise_novel(found: Iterable[Candidate], seen: set[str]) -> list[Candidate]:
     out = []
     for section, item in found:
         weight = min(NOVEL_SALIENCE.get(item.origin, 0.0), item.salience + NOVEL_LIFT)
-        if item.kind in _RAISED and item.salience < weight and _named(item.text) - seen:
-            item = item.model_copy(update={"salience": weight})
-        out.append((section, item))
+        if item.kind not in _RAISED or not _named(item.text) - seen:
+            out.append((section, item))
+        elif _plans(item):
+            out.append((Section.DECISIONS, _decision(item)))
+        elif item.salience < weight:
+            out.append((section, item.model_copy(update={"salience": weight})))
+        else:
+            out.append((section, item))
     return out
+
+
+def _plans(item: SummaryItem) -> bool:
+    """Whether an assistant's sentence says what it will do or chose (``DECISION``)."""
+    said = item.text.rstrip()
+    return item.origin == "ai" and not said.endswith("?") and bool(p.DECISION.search(said))
+
+
+def _decision(item: SummaryItem) -> SummaryItem:
+    """``item`` as what extraction makes of a decision it recognizes (``extract``)."""
+    key = f"decision:{tx.norm(item.text)[:60]}"
+    update = {"kind": "decision", "key": key, "salience": SALIENCE["ai.decision"]}
+    return item.model_copy(update=update)

@@ -24,6 +24,7 @@ from langgraph_compact.compaction.shorten import (
     compressed,
     focused,
 )
+from langgraph_compact.compaction.strike import evicted_values
 from langgraph_compact.compaction.summary import (
     GROUPS,
     RunningSummary,
@@ -343,4 +344,6 @@ def refit_summary(
         now=summary.covered_through,
         evict_kept=True,
     )
-    return summary.model_copy(update={"sections": chosen.sections, "token_count": chosen.tokens})
+    evicted = evicted_values(summary.evicted, summary.sections, chosen.sections)
+    update = {"sections": chosen.sections, "token_count": chosen.tokens, "evicted": evicted}
+    return summary.model_copy(update=update)
