@@ -7,15 +7,17 @@ printed before keeps its base salience, whatever the words around the value.
 
 from __future__ import annotations
 
+import pytest
 from factories import ai, ai_tool_call, file_reads, human, system, tool_result
 from hypothesis import given
 from hypothesis import strategies as st
+from langchain_core.messages import BaseMessage
 
+from langgraph_compact import Budget, CompactionSettings, compact
 from langgraph_compact.compaction.candidates import SALIENCE
 from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.novelty import NOVEL_SALIENCE
 from langgraph_compact.compaction.summarize import (
-    ExtractiveSummarizer,
     SummaryRequest,
     extract_span,
 )
@@ -81,16 +83,22 @@ plans = st.sampled_from(
     ["I'll set {v} in the {w} config.", "Let's pin the {w} to {v}.",
      "We will move the {w} onto {v}.", "Choosing {v} for the {w}."]
 )  # fmt: skip
+WINDOW = Budget(context_window=2_000, reserved_output=0, compaction_reserve=0, safety_margin=0)
 
 
 def _decisions(span: list, text: str) -> list:
     head = [system(id="s"), human("Fix the importer.", id="h")]
     request = SummaryRequest(None, head, span, 2, 1_000, COUNTER.count_text)
     return [
-        (section, i)
-        for section, i in extract_span(request)
-        if i.kind == "decision" and i.text in text
+        i for section, i in extract_span(request) if section is Section.DECISIONS and i.text in text
     ]
+
+
+def _summary(*said: BaseMessage) -> str:
+    raw = [system(id="s"), human("Prepare the release pipeline.", id="h"), *said, *file_reads(40)]
+    summary = compact(raw, None, CompactionSettings(WINDOW, counter=COUNTER)).summary
+    assert summary is not None
+    return summary.render()
 
 
 @given(value, word, plans)
@@ -100,8 +108,7 @@ def test_a_plan_introducing_its_value_is_a_decision(v: str, w: str, plan: str) -
     text = plan.format(w=w, v=v)
     said = ai(f"Compared both.\n\n{text}", id="a")
     found = _decisions([said], text)
-    assert found, text
-    assert all(s is Section.DECISIONS and i.salience == SALIENCE["ai.decision"] for s, i in found)
+    assert found and all(i.salience == SALIENCE["ai.decision"] for i in found), text
     call = ai_tool_call("bash", {"command": f"cat {w}.conf"}, id="c")
     printed = tool_result(call, f"{w}_setting = {v}\nok", id="t")
     assert not _decisions([call, printed, said], text)  # read back, not chosen
@@ -119,9 +126,48 @@ def test_a_person_planning_is_not_made_a_decision_by_novelty() -> None:
 
 def test_a_plan_naming_two_new_ids_is_one_decision() -> None:
     text = "Let's pin the mirror to KX-48213 and the cache to QZ-90311."
-    head = [system(id="s"), human("Fix the importer.", id="h")]
-    span = [ai(f"Compared both.\n\n{text}", id="a"), *file_reads(2)]
-    request = SummaryRequest(None, head, span, 2, 1_000, COUNTER.count_text)
-    draft = ExtractiveSummarizer().summarize(request)
-    decisions = [i for i in draft.sections.get(Section.DECISIONS, ()) if i.text == text]
-    assert len(decisions) == 1, draft.sections
+    shown = _summary(ai(f"Compared both.\n\n{text}", id="a"))
+    decisions = shown.split("Key Decisions", 1)[1]
+    assert shown.count(text) == 1 and text in decisions, shown
+
+
+def _tool_says(line: str) -> list[BaseMessage]:
+    call = ai_tool_call("bash", {"command": "cat runner.yml"}, id="c")
+    return [call, tool_result(call, line, id="t")]
+
+
+@pytest.mark.parametrize(
+    ("stated", "plan", "true"),
+    [
+        ([human("The runner host is build-7:2222.", id="u")],
+         "I'll add a second runner host build-9:2310 for the load test.", "build-7:2222"),
+        ([human("The runner host is build-7:2222.", id="u")],
+         "I will not use the runner host build-9:2310.", "build-7:2222"),
+        (_tool_says("runner_host: build-7:2222"),
+         "I'll add a second runner host build-9:2310 for the load test.", "build-7:2222"),
+        ([human("Correction: the staging window is now 10:00 UTC, not 09:00 UTC.", id="u")],
+         "Let's do a dry run of the staging window at 15:32 UTC first.", "10:00 UTC"),
+    ],
+)  # fmt: skip
+def test_a_plan_replaces_no_value_a_person_or_a_tool_stated(
+    stated: list[BaseMessage], plan: str, true: str
+) -> None:
+    """A plan says what the assistant will try, not what a subject's value now is: the
+    value stated before it stays in the summary beside it."""
+    shown = _summary(*stated, ai(plan, id="p"))
+    assert true in shown and plan in shown, shown
+
+
+def test_a_plan_naming_a_like_id_leaves_a_subjectless_correction_its_referent() -> None:
+    """The user's id is the one value of its shape the user stated: a correction naming no
+    subject still replaces it, though the assistant named another id of that shape."""
+    said = [
+        human("My order id is KX-48213.", id="u1"),
+        ai("I'll file the refund under ticket QZ-90311 for the order.", id="p1"),
+    ]
+    raw = [system(id="s"), human("Prepare the refund.", id="h"), *said, *file_reads(40)]
+    later = human("I gave you the wrong ID earlier. It's KX-48299.", id="u2")
+    result = compact([*raw, later], None, CompactionSettings(WINDOW, counter=COUNTER))
+    assert result.summary is not None
+    shown = result.summary.render()
+    assert "KX-48213" not in shown and "QZ-90311" in shown, shown

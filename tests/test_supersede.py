@@ -338,3 +338,28 @@ def test_a_value_said_in_view_before_a_correction_is_not_what_it_corrects(budget
     ]
     result = _compacted(raw, budget)
     assert result.summary is not None and "#W7654321" in result.summary.render()
+
+
+def test_a_value_given_up_once_but_still_held_is_not_another_value() -> None:
+    """Two statements of one id, the longer given up to fit: the id it held is still
+    shown, so a correction naming no subject replaces it (the ledger's copy of that same
+    value makes nothing ambiguous)."""
+    from langgraph_compact.compaction.select import refit_summary
+    from langgraph_compact.compaction.strike import strike_corrected
+
+    said = [
+        human("My order id is KX-48213.", id="u1"),
+        human(
+            "Order KX-48213 arrived with a cracked screen and the box was wet and torn on "
+            "two sides.",
+            id="u2",
+        ),
+    ]
+    raw = [system(id="s"), human("Prepare the refund.", id="h"), *said, *file_reads(40)]
+    full = _compacted(raw, 2_000).summary
+    assert full is not None
+    small = refit_summary(full, full.token_count // 2, COUNTER.count_text)
+    assert "kx-48213" in small.evicted and "KX-48213" in small.render()
+    later = [human("I gave you the wrong ID earlier. It's KX-48299.", id="u9")]
+    struck = strike_corrected(small, later, COUNTER.count_text)
+    assert struck is not None and "KX-48213" not in struck.render(), small.render()

@@ -7,10 +7,10 @@ printed is commentary on that output, whose own item already carries the value.
 Extraction proposes both at their base salience; ``raise_novel`` lifts the first kind,
 reading the span in order with the values every earlier message held. Phrasing plays no
 part in the lift: only where a value first appears. It does in one more step: an
-assistant's plan ("I'll set X in the client config") is a decision once it introduces
-its value. Extraction needs a stated reason to tell a plan from a step ("I'll run the
-tests"); a value no one named before tells it as well (what the assistant reads back or
-passes in its own call is not new).
+assistant's plan ("I'll set X in the client config") is shown and ranked as a decision
+once it introduces its value. Extraction needs a stated reason to tell a plan from a
+step ("I'll run the tests"); a value no one named before tells it as well (what the
+assistant reads back or passes in its own call is not new).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from collections.abc import Iterable, Mapping
 from langchain_core.messages import AIMessage, BaseMessage
 
 from langgraph_compact.compaction import patterns as p
-from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import SALIENCE, Candidate
 from langgraph_compact.compaction.quote import values
 from langgraph_compact.compaction.summary import Section, SummaryItem
@@ -62,7 +61,8 @@ def message_values(message: BaseMessage, *, calls_only: bool = False) -> set[str
 
 def raise_novel(found: Iterable[Candidate], seen: set[str]) -> list[Candidate]:
     """``found`` with each note, fact or identifier naming a value outside ``seen``
-    raised by ``NOVEL_LIFT``, up to ``NOVEL_SALIENCE`` of its speaker (a tool's too)."""
+    raised by ``NOVEL_LIFT``, up to ``NOVEL_SALIENCE`` of its speaker (a tool's too), and
+    an assistant's plan naming one ranked and shown as a decision."""
     out = []
     for section, item in found:
         weight = min(NOVEL_SALIENCE.get(item.origin, 0.0), item.salience + NOVEL_LIFT)
@@ -84,7 +84,7 @@ def _plans(item: SummaryItem) -> bool:
 
 
 def _decision(item: SummaryItem) -> SummaryItem:
-    """``item`` as what extraction makes of a decision it recognizes (``extract``)."""
-    key = f"decision:{tx.norm(item.text)[:60]}"
-    update = {"kind": "decision", "key": key, "salience": SALIENCE["ai.decision"]}
-    return item.model_copy(update=update)
+    """``item`` ranked and shown as a decision, and still of its own kind: a plan is not a
+    statement of a subject's current value ("I'll try build-9 first" leaves the host the
+    user gave as it was), so it replaces nothing a person or a tool stated."""
+    return item.model_copy(update={"salience": SALIENCE["ai.decision"]})

@@ -169,10 +169,8 @@ def sole_referent(
     one of ``came``, its new value tokens (``shapes.same_shape``), where it is held, and
     the value holding it. None when no token, or more than one ("#W1 and #W2"), has that
     shape, in ``held`` or among ``also`` (other value tokens said before): which one it
-    meant is not known."""
+    meant is not known. A token of ``also`` that ``held`` states is that same value."""
     came = list(came)
-    if any(_shaped(t, came) for t in also):
-        return None
     found = [
         (where, v, token)
         for where, old in held
@@ -181,6 +179,8 @@ def sole_referent(
         for token in value_tokens([v])
         if _shaped(token, came)
     ]
+    if any(_shaped(t, came) for t in set(also) - {token for _, _, token in found}):
+        return None
     if len({token for _, _, token in found}) != 1 or len({id(w) for w, _, _ in found}) != 1:
         return None
     return found[0][0], tuple(dict.fromkeys(v for _, v, _ in found))
