@@ -275,16 +275,26 @@ def test_a_like_value_that_corrects_nothing_supersedes_nothing(later: str, budge
     assert value in summary.render(), summary.render()
 
 
-def test_a_summary_remembers_the_values_of_the_statements_it_gave_up() -> None:
-    """More statements than the cap holds: each one the summary covers but does not show
-    has its values in ``evicted``, and the next summary keeps them."""
+def _relays() -> tuple[list[str], list[BaseMessage]]:
+    """Sixty statements of one host each, under sixty subjects: more than a cap holds."""
     hosts = [f"node-{n}.internal:{5000 + n}" for n in range(60)]
     names = [f"{chr(97 + n // 26)}{chr(97 + n % 26)}lo" for n in range(60)]  # one subject each
     said = [
         human(f"The {name} relay runs on {host}.", id=f"v{n}")
         for n, (name, host) in enumerate(zip(names, hosts, strict=True))
     ]
-    raw = [system(id="s"), human("Prepare the release pipeline.", id="h"), *said, *file_reads(12)]
+    return hosts, [
+        system(id="s"),
+        human("Prepare the release pipeline.", id="h"),
+        *said,
+        *file_reads(12),
+    ]
+
+
+def test_a_summary_remembers_the_values_of_the_statements_it_gave_up() -> None:
+    """More statements than the cap holds: each one the summary covers but does not show
+    has its values in ``evicted``, and the next summary keeps them."""
+    hosts, raw = _relays()
     first = _compacted(raw, 2_000).summary
     assert first is not None
     shown = first.render()
@@ -305,13 +315,7 @@ def test_a_summary_shrunk_to_meet_the_budget_remembers_what_it_gave_up() -> None
     sees that the choice is unknown."""
     from langgraph_compact.compaction.select import refit_summary
 
-    hosts = [f"node-{n}.internal:{5000 + n}" for n in range(60)]
-    names = [f"{chr(97 + n // 26)}{chr(97 + n % 26)}lo" for n in range(60)]
-    said = [
-        human(f"The {name} relay runs on {host}.", id=f"v{n}")
-        for n, (name, host) in enumerate(zip(names, hosts, strict=True))
-    ]
-    raw = [system(id="s"), human("Prepare the release pipeline.", id="h"), *said, *file_reads(12)]
+    hosts, raw = _relays()
     first = _compacted(raw, 2_000).summary
     assert first is not None
     smaller = refit_summary(first, first.token_count // 2, COUNTER.count_text)
