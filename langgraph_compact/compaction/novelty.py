@@ -65,15 +65,18 @@ def raise_novel(found: Iterable[Candidate], seen: set[str]) -> list[Candidate]:
     an assistant's plan naming one ranked and shown as a decision."""
     out = []
     for section, item in found:
-        weight = min(NOVEL_SALIENCE.get(item.origin, 0.0), item.salience + NOVEL_LIFT)
-        if item.kind not in _RAISED or not _named(item.text) - seen:
-            out.append((section, item))
-        elif _plans(item):
-            out.append((Section.DECISIONS, _decision(item)))
-        elif item.salience < weight:
-            out.append((section, item.model_copy(update={"salience": weight})))
+        novel = item.kind in _RAISED and bool(_named(item.text) - seen)
+        if novel and _plans(item):
+            # ranked and shown as a decision, and still of its own kind: a plan is not a
+            # statement of a subject's current value ("I'll try build-9 first" leaves the
+            # host the user gave as it was), so it replaces nothing anyone stated
+            section = Section.DECISIONS
+            weight = SALIENCE["ai.decision"]
         else:
-            out.append((section, item))
+            weight = min(NOVEL_SALIENCE.get(item.origin, 0.0), item.salience + NOVEL_LIFT)
+        if novel and item.salience < weight:
+            item = item.model_copy(update={"salience": weight})
+        out.append((section, item))
     return out
 
 
@@ -81,10 +84,3 @@ def _plans(item: SummaryItem) -> bool:
     """Whether an assistant's sentence says what it will do or chose (``DECISION``)."""
     said = item.text.rstrip()
     return item.origin == "ai" and not said.endswith("?") and bool(p.DECISION.search(said))
-
-
-def _decision(item: SummaryItem) -> SummaryItem:
-    """``item`` ranked and shown as a decision, and still of its own kind: a plan is not a
-    statement of a subject's current value ("I'll try build-9 first" leaves the host the
-    user gave as it was), so it replaces nothing a person or a tool stated."""
-    return item.model_copy(update={"salience": SALIENCE["ai.decision"]})
