@@ -146,6 +146,20 @@ def test_a_quote_cut_around_a_value_marks_both_cuts() -> None:
     assert "VALUE-1" in cut.text and len(cut.text) <= 24 + 4
 
 
+def test_a_line_cut_already_at_its_edge_shows_one_mark_per_cut() -> None:
+    # a blocked call's line: its command was cut before (``…``), and at a small cap only
+    # the error is kept; the two cuts before the arrow are one cut
+    text = (
+        "bash: cd /testbed && cp astroid/modutils.py astroid/mod\u2026 \u2192 "
+        "IndentationError: line 632"
+    )
+    at = text.index("632")
+    for limit in (40, 50, 60):
+        cut = around(Quote(text), at, at + 3, limit).text
+        assert "632" in cut and "\u2026 \u2026" not in cut
+        assert cut.count("\u2026") == 1
+
+
 def test_a_quoted_command_line_is_no_path() -> None:
     for said in (
         "Run `/usr/bin/python3 /srv/app/manage.py migrate` now",

@@ -73,8 +73,10 @@ def around(quote: Quote, start: int, end: int, limit: int, *, sentence: bool = T
         lo = g1 if g0 < lo < g1 and g1 <= start else lo
         hi = g0 if g0 < hi < g1 and g0 >= end else hi
     piece = quote.without([(0, lo), (hi, len(text))]).strip()
-    head = f"{ELLIPSIS} " if text[:lo].strip() else ""
-    return head + piece + (f" {ELLIPSIS}" if text[hi:].strip() else "")
+    # a piece that opens or ends at an earlier cut already shows it: one mark per cut
+    head = f"{ELLIPSIS} " if text[:lo].strip() and not piece.text.startswith(ELLIPSIS) else ""
+    tail = f" {ELLIPSIS}" if text[hi:].strip() and not piece.text.endswith(ELLIPSIS) else ""
+    return head + piece + tail
 
 
 def _specificity(item: SummaryItem, span: tuple[int, int]) -> float:
