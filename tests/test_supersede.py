@@ -326,6 +326,27 @@ def test_a_summary_shrunk_to_meet_the_budget_remembers_what_it_gave_up() -> None
     assert set(first.evicted) <= set(smaller.evicted)
 
 
+def test_a_line_shown_around_one_value_gives_up_the_others() -> None:
+    """At a small cap a long line is shown around its value (``focused``): the values
+    cut out of it are given up like an evicted line's, and those it still shows are not."""
+    from langgraph_compact.compaction import extract_items
+    from langgraph_compact.compaction.shorten import focused
+    from langgraph_compact.compaction.strike import evicted_values
+
+    said = human(
+        "The primary database runs on db-1.internal:5432, and after the failover drill we "
+        "ran last Tuesday with the platform team the replica moved to db-2.internal:5433 "
+        "in the other zone.",
+        id="u1",
+    )
+    ((section, item),) = extract_items(said, 3, {})
+    shown = focused(item, 80)
+    assert "db-1.internal:5432" in shown.text and "db-2.internal:5433" not in shown.text
+    gone = set(evicted_values((), {section: [item]}, {section: [shown]}))
+    assert value_tokens(["db-2.internal:5433"]) <= gone
+    assert not value_tokens(["db-1.internal:5432"]) & gone
+
+
 @pytest.mark.parametrize("budget", BUDGETS)
 def test_a_value_said_in_view_before_a_correction_is_not_what_it_corrects(budget: int) -> None:
     """The correction's like value was stated in view before it: a second order, so the

@@ -144,16 +144,19 @@ def evicted_values(
     chosen: Mapping[Section, Sequence[SummaryItem]],
 ) -> tuple[str, ...]:
     """``earlier`` and the value tokens of the statements of ``merged`` that ``chosen``
-    (what fits the cap) leaves out, oldest first, the newest ``MAX_EVICTED``: what was
-    said before, for a later correction naming it (``RunningSummary.evicted``)."""
-    kept = {(i.key or i.text, i.seq) for items in chosen.values() for i in items}
-    gone = [
-        token
-        for items in merged.values()
-        for i in items
-        if (i.key or i.text, i.seq) not in kept and states_a_value(i)
-        for token in sorted(value_tokens(item_statement(i).values))
-    ]
+    (what fits the cap) leaves out, or shows shortened without (``focused``), oldest
+    first, the newest ``MAX_EVICTED``: what was said before, for a later correction
+    naming it (``RunningSummary.evicted``)."""
+    kept = {(i.key or i.text, i.seq): i for items in chosen.values() for i in items}
+    gone = []
+    for items in merged.values():
+        for i in items:
+            if not states_a_value(i):
+                continue
+            tokens = value_tokens(item_statement(i).values)
+            if (shown := kept.get((i.key or i.text, i.seq))) is not None:
+                tokens -= value_tokens(item_statement(shown).values)
+            gone.extend(sorted(tokens))
     newest_last = list(dict.fromkeys(reversed((*earlier, *gone))))[::-1]
     return tuple(newest_last[-MAX_EVICTED:])
 
