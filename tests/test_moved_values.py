@@ -101,6 +101,19 @@ def test_what_is_wrong_is_the_value_before_it_whole(sentence: str, stale: list[s
     assert stale_values(sentence) == stale
 
 
+@pytest.mark.parametrize("subject", ["Nothing", "It", "None of it", "Everything", "This"])
+@pytest.mark.parametrize("role", [HumanMessage, AIMessage])
+def test_a_pronoun_said_to_be_wrong_is_no_stale_value(
+    subject: str, role: type[HumanMessage] | type[AIMessage]
+) -> None:
+    # "Nothing is wrong with it" corrects nothing: shown without its subject, the line
+    # would say the opposite ("is wrong with it")
+    sentence = f"{subject} is wrong with the db-1.internal:5432 setup, keep the 8443 port."
+    assert stale_values(sentence) == []
+    for _, item in extract_items(role(sentence, id="m"), 3, {}):
+        assert not item.stale and not item.text.startswith("is wrong"), item.text
+
+
 def _tool_turn(output: str, n: int) -> list[tuple[AIMessage | ToolMessage, int]]:
     call = {"name": "bash", "args": {"command": "env"}, "id": f"c{n}"}
     return [

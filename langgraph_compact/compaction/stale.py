@@ -16,7 +16,7 @@ from typing import NamedTuple
 from langgraph_compact.compaction.patterns import CORRECTION
 from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.shapes import compatible, value_groups
-from langgraph_compact.compaction.text import content_words, specificity
+from langgraph_compact.compaction.text import content_words, function_words_only, specificity
 
 __all__ = ["Stale", "stale_spans", "stale_values"]
 
@@ -71,7 +71,9 @@ def _value_prefix(text: str, a: int, b: int) -> tuple[int, int]:
 
 def _acceptable(old: str) -> bool:
     named = re.fullmatch(r"\w+(?:[-_.:]\w+)+", old)  # "logs-old", "db-1.internal"
-    return bool(old) and (specificity(old) >= 0.3 or bool(named)) and content_words(old) <= 4
+    if not old or function_words_only(old):  # "Nothing is wrong with it": no value
+        return False
+    return (specificity(old) >= 0.3 or bool(named)) and content_words(old) <= 4
 
 
 def stale_spans(sentence: str) -> list[Stale]:

@@ -19,6 +19,7 @@ __all__ = [
     "TRACEBACK_HEADER",
     "content_words",
     "file_key",
+    "function_words_only",
     "has_extension",
     "identifiers",
     "is_code_line",
@@ -140,6 +141,19 @@ def norm(text: str) -> str:
 def content_words(text: str) -> int:
     """Words that carry content: 3+ letters and not a stopword or filler."""
     return sum(1 for w in re.findall(r"[A-Za-z][\w'-]{2,}", text) if w.lower() not in _STOPWORDS)
+
+
+_PRONOUNS = frozenset(
+    """nothing everything something anything none nobody everyone everybody someone somebody
+    anyone anybody all each both either neither he she""".split()
+)
+
+
+def function_words_only(text: str) -> bool:
+    """Whether ``text`` is words and only stopwords or pronouns ("It", "Nothing", "None of
+    it"): it names nothing, whatever its capitals."""
+    words = re.findall(r"[^\W\d_][\w'-]*|\d", text)
+    return bool(words) and all(w.lower() in _STOPWORDS | _PRONOUNS for w in words)
 
 
 _SPECIFIC = re.compile(
