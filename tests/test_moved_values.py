@@ -22,6 +22,7 @@ from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.stale import stale_values
 from langgraph_compact.compaction.subject import moved_values, statement, superseded_values
+from langgraph_compact.compaction.summary import Section, SummaryItem
 
 _lower = st.text(string.ascii_lowercase, min_size=3, max_size=7)
 _digits = st.integers(10, 99_999).map(str)
@@ -78,6 +79,54 @@ def test_naming_two_values_without_a_change_replaces_nothing(
     old, new = data.draw(_pair(shape))
     shown = _merged(f"The billing owner is {old}.", f"Both {old} and {new} review the release.")
     assert old in shown and new in shown
+
+
+UNASSERTED = (
+    "Is the billing owner {new}?",
+    "Could the billing owner be {new} instead?",
+    "What if the billing owner were {new}?",
+    "If we moved the billing to {new} we would save a day.",
+    "Option B would be to make {new} the billing owner instead of {old}, because it is faster.",
+    "We could switch from {old} to {new} next quarter.",
+)
+
+
+def _speakers(first: str, later: str) -> list[tuple[str, list[tuple[object, SummaryItem]]]]:
+    """``later`` said by a person and by the assistant, each after ``first``."""
+    out = []
+    for role in (HumanMessage, AIMessage):
+        found = extract_items(HumanMessage(first, id="h0"), 1, {})
+        found += extract_items(role(later, id="h1"), 5, {})
+        out.append((role.__name__, found))
+    return out
+
+
+@pytest.mark.parametrize("form", UNASSERTED)
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_a_question_or_what_might_be_replaces_nothing(
+    form: str, shape: str, data: st.DataObject
+) -> None:
+    """What someone asks or weighs is said, not stated: the value stated before stays,
+    and nothing of it is shown as a decision or a correction."""
+    old, new = data.draw(_pair(shape))
+    first, later = f"The billing owner is {old}.", form.format(old=old, new=new)
+    for who, found in _speakers(first, later):
+        merged = merge_items({}, found)
+        shown = "\n".join(i.text for items in merged.values() for i in items)
+        assert old in shown, (who, shown)
+        assert Section.DECISIONS not in merged, (who, merged)
+        assert not any(i.stale or i.kind == "correction" for _, i in found), (who, found)
+
+
+def test_a_condition_alone_still_states_its_main_clause() -> None:
+    # only a possibility (would, could, might) or a question makes a sentence unasserted
+    shown = _merged(
+        "The build log is at /var/log/build-1.log.",
+        "If the build fails, the build log is at /var/log/build-2.log.",
+    )
+    assert "/var/log/build-2.log" in shown and "/var/log/build-1.log" not in shown, shown
 
 
 def test_a_change_word_with_a_value_of_another_shape_replaces_nothing() -> None:

@@ -91,13 +91,16 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             origin=role,
         )
         return
-    marks = stale_spans(sentence)
+    # a question, or what might be ("Option B would be to use X instead of Y"), is said,
+    # not stated: no fact, no decision, nothing it makes stale
+    asserted = not p.unasserted(sentence)
+    marks = stale_spans(sentence) if asserted else []
     stale = tuple(dict.fromkeys(sentence[s.start : s.end].strip() for s in marks))
     clauses = [(s.clause_start, s.clause_end) for s in marks]
     decides = p.DECIDED.search(sentence) or (
         p.DECISION.search(sentence) and p.REASON.search(sentence)
     )
-    if decides and not sentence.rstrip().endswith("?"):
+    if decides and asserted:
         yield item(
             Section.DECISIONS,
             whole.without(clauses),
@@ -109,7 +112,7 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             stale=stale,
             origin=role,
         )
-    facts = p.facts(sentence)
+    facts = p.facts(sentence) if asserted else []
     if not human:  # what the assistant says is a fact only about something specific
         facts = [f for f in facts if tx.specificity(f.value) >= AI_FACT_SPECIFICITY]
     for fact in facts:

@@ -81,6 +81,7 @@ def raise_novel(found: Iterable[Candidate], seen: set[str]) -> list[Candidate]:
 
 
 def _plans(item: SummaryItem) -> bool:
-    """Whether an assistant's sentence says what it will do or chose (``DECISION``)."""
+    """Whether an assistant's sentence says what it will do or chose (``DECISION``), not
+    what it asks or might do (``unasserted``)."""
     said = item.text.rstrip()
-    return item.origin == "ai" and not said.endswith("?") and bool(p.DECISION.search(said))
+    return item.origin == "ai" and not p.unasserted(said) and bool(p.DECISION.search(said))

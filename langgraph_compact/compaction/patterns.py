@@ -30,6 +30,7 @@ __all__ = [
     "flagged",
     "goal_change",
     "shown_from",
+    "unasserted",
 ]
 
 # --- facts ----------------------------------------------------------------------------
@@ -313,6 +314,37 @@ def goal_change(sentence: str) -> bool:
     """
     found = GOAL_CHANGE.search(sentence)
     return found is not None and found.start() <= 20
+
+
+_CONDITION = re.compile(
+    r"^\W*(?:(?:and|but|so|or|then)\s+)?(?:if|suppose|supposing|assuming|what if|whether)\s",
+    re.IGNORECASE,
+)
+_POSSIBLE = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
+_FIRST_VALUE = re.compile(r"\d|[^\W\d_]+[-_.:/]\w")
+
+
+def unasserted(sentence: str) -> bool:
+    """Whether ``sentence`` asks or weighs rather than states: a question ("Is the window
+    15:00 UTC?"), a possibility before its first value ("Option B would be to use
+    Kafka-3.6") or one under a condition ("If we moved to eu-north-1 we would save 12%").
+    Such a sentence says what someone asked or considered, not what is true or decided
+    now: it is kept as said and replaces nothing. A condition alone asserts its main
+    clause ("If the build fails, the log is at /var/log/build.log").
+
+    >>> unasserted("Could the deploy window be 15:00 UTC instead?")
+    True
+    >>> unasserted("The deploy window is 15:00 UTC; it would be late otherwise.")
+    False
+    """
+    said = sentence.strip()
+    if said.endswith("?"):
+        return True
+    possible = _POSSIBLE.search(said)
+    if possible is None:
+        return False
+    first = _FIRST_VALUE.search(said)
+    return bool(_CONDITION.match(said)) or first is None or possible.start() < first.start()
 
 
 CORRECTION = re.compile(

@@ -96,6 +96,8 @@ assistant's mention of an id is a reference, not a statement of its current valu
 def states_a_value(item: SummaryItem) -> bool:
     if item.historical or (item.key or "").startswith(("file:", "call:", "goal")):
         return False
+    if item.kind in _SAID_KINDS and p.unasserted(item.text):
+        return False  # "Is the window 15:00 UTC?" asks: it replaces nothing
     if item.spans and all(s.part.startswith("args") for s in item.spans):
         return False  # an argument a call passed: that call's, not a current value
     if item.kind in _STATEMENT_KINDS:
