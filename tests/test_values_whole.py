@@ -4,9 +4,10 @@ the words around it, and what a person states exactly ranks with their facts."""
 
 from __future__ import annotations
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.compaction import extract_items
 from langgraph_compact.compaction import text as tx
@@ -158,6 +159,61 @@ def test_a_line_cut_already_at_its_edge_shows_one_mark_per_cut() -> None:
         cut = around(Quote(text), at, at + 3, limit).text
         assert "632" in cut and "\u2026 \u2026" not in cut
         assert cut.count("\u2026") == 1
+
+
+TITLED = st.builds(
+    lambda title, initial, first, last: f"{title} {initial}{first} {last}",
+    st.sampled_from(["Dr.", "Mr.", "Mrs.", "Ms.", "Prof."]),
+    st.sampled_from(["", "J. ", "K. L. "]),
+    WORD,
+    WORD,
+)
+SUFFIXED = st.builds(
+    lambda v, major, minor, patch, tail: f"{v}{major}.{minor}.{patch}{tail}",
+    st.sampled_from(["", "v"]),
+    st.integers(0, 30),
+    st.integers(0, 99),
+    st.integers(0, 99),
+    st.from_regex(r"[-+][a-z]{1,6}[0-9]{0,3}(?:\.[0-9]{1,2})?", fullmatch=True),
+)
+TIMED = st.builds(
+    lambda h, m, half, zone: f"{h}:{m:02d} {half} {zone}",
+    st.integers(1, 12),
+    st.integers(0, 59),
+    st.sampled_from(["a.m.", "p.m."]),
+    st.sampled_from(["ET", "CET", "on weekdays"]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    key=st.sampled_from(["attending physician", "release owner", "runtime", "standup"]),
+    said=st.one_of(
+        st.tuples(st.one_of(TITLED, SUFFIXED, TIMED), st.just(HumanMessage)),
+        st.tuples(SUFFIXED, st.just(AIMessage)),  # the assistant's facts: specific values
+    ),
+)
+def test_a_stated_value_is_shown_to_its_last_word(
+    key: str, said: tuple[str, type[HumanMessage] | type[AIMessage]]
+) -> None:
+    """A title's or an initial's period ends no sentence, and a version's suffix is part of
+    it: the fact shows its value whole, never cut at "Dr" or at "1.7.5" of "1.7.5-beta2"."""
+    value, role = said
+    text = f"The {key} is {value}. Next we check the logs."
+    shown = [i.text for _, i in extract_items(role(text, id="m"), 3, {}) if i.kind == "fact"]
+    assert any(value in t for t in shown), shown
+
+
+@pytest.mark.parametrize(
+    "printed",
+    ["k3s version v1.29.2+k3s1 (86f10213)", "terraform 1.7.5-beta2", "node list: a1,b2,c3"],
+)
+def test_a_printed_value_is_shown_to_its_last_word(printed: str) -> None:
+    call = {"id": "c1", "name": "bash", "args": {"command": "inspect"}}
+    out = ToolMessage(printed, tool_call_id="c1", name="bash", id="t")
+    shown = [i.text for _, i in extract_items(out, 5, {"c1": call}) if i.kind == "fact"]
+    value = printed.split(" (")[0].rsplit(" ", 1)[1]
+    assert any(t.endswith(value) for t in shown), shown
 
 
 def test_a_quoted_command_line_is_no_path() -> None:

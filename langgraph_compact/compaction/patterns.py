@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from langgraph_compact.compaction.text import is_code_line, norm, specificity
+from langgraph_compact.compaction.text import AFTER_SENTENCE_STOP, is_code_line, norm, specificity
 
 __all__ = [
     "ADDRESSED",
@@ -40,7 +40,7 @@ _PROSE_FACT = re.compile(
     r"\s+(?:is|are|was|were|=|equals|is set to|was set to|has been set to|changed to|"
     r"should be|must be|will be|becomes)\s+"
     r"(?:now |actually |still |currently )?(?P<value>(?:[^,;\n]|(?<=\d),(?=\d)){1,80}?)"
-    r"(?=,(?!\d)|[;\n]|\.\s|\.$|$| \()",
+    rf"(?=,(?!\d)|[;\n]|\.{AFTER_SENTENCE_STOP}\s|\.$|$| \()",
     re.IGNORECASE,
 )
 _KV_LINE = re.compile(
@@ -109,7 +109,7 @@ _PIPE_ROW = re.compile(r"^\s*(?P<key>[A-Za-z_][\w .\-]{0,40}?)\s+\|\s+(?P<value>
 """A two-column table row (``psql``, ``SHOW``): ``max_connections | 250``."""
 _VERSION = re.compile(
     r"^(?P<key>[A-Za-z][\w+-]*(?: [A-Za-z][\w+-]*){0,2})[ /]"
-    r"(?P<value>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.\d+)*)(?:[-+][\w.]+)?(?:\s|$|,)"
+    r"(?P<value>(?:v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.\d+)*)(?:[-+][\w.]*\w)?)(?:\s|$|,)"
 )
 """What a ``--version`` prints: ``Python 3.11.7``, ``git version 2.39.2``."""
 
@@ -187,13 +187,24 @@ def _facts(text: str, base: int, fields: bool = False) -> list[Fact]:
             if key and value:
                 end = _value_end(text, m.start("value"), m["value"], value)
                 out.append(Fact(key, value, base + m.start("key"), base + end))
-    return out
+    return [_to_word_end(text, base, f) for f in out]
+
+
+_WORD_REST = re.compile(r"\S*")
+
+
+def _to_word_end(text: str, base: int, fact: Fact) -> Fact:
+    """``fact`` up to the end of the word its value ends in: a value is never shown cut
+    inside a word ("a1,b2" is not "a1"), only its sentence's punctuation is left out."""
+    rest = _WORD_REST.match(text, fact.end - base)
+    tail = rest.group().rstrip(".,;:!?)\"'") if rest else ""
+    return fact._replace(value=fact.value + tail, end=fact.end + len(tail)) if tail else fact
 
 
 _COPULA = re.compile(r"\s*(?:\S+\s+){1,4}(?:is|are|was|were)\s")
 """A value opening as a sentence does: a subject of a few words, then "is"."""
 
-_CLAUSE_BREAK = re.compile(r"(?:[.;:,(|]|\s[—–-])\s+|^\s*")
+_CLAUSE_BREAK = re.compile(rf"(?:[;:,(|]|\.{AFTER_SENTENCE_STOP}|\s[—–-])\s+|^\s*")
 _LEAD_WORDS = 8
 """Words a fact's clause may hold before its key and still be shown whole."""
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from langgraph_compact.compaction.paths import file_key, has_extension, path_spans, paths
 
 __all__ = [
+    "AFTER_SENTENCE_STOP",
     "ASSIGNMENT",
     "ITEM_MAX_CHARS",
     "TRACEBACK_FRAME",
@@ -52,7 +53,16 @@ _STOPWORDS = frozenset(
     try run make use sounds thanks thank please""".split()
 )
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
+_TITLE = r"(?:Dr|Mr|Ms|Mx|St|Jr|Sr)\."
+AFTER_SENTENCE_STOP = (
+    rf"(?<!\b{_TITLE})(?<!\bMrs\.)(?<!\bProf\.)(?<![a-z]\.[a-z]\.)"
+    rf"(?<!\b{_TITLE} [A-Z]\.)(?<!\bMrs\. [A-Z]\.)(?<!\b[A-Z]\. [A-Z]\.)"
+)
+"""Right after a period, that it may end a sentence: it is not a title's ("Dr."), an
+initial's after one ("Mr. J.", "K. L.") or a dotted abbreviation's ("a.m.", "e.g."), so
+"The contact is Mr. J. Hämäläinen" is one sentence. A capital alone before a period is
+a value as often as an initial ("69.0134° E.", "Plan B."): it ends the sentence."""
+_SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){AFTER_SENTENCE_STOP}\s+(?=[A-Z0-9\"'(\[])|\n+")
 _MARKERS = " \t-*>#•"
 
 
