@@ -334,9 +334,13 @@ def _table(style: str, head: list[str], rows: list[list[str]]) -> str:
 def test_the_cells_of_a_short_table_are_facts_by_column(style: str) -> None:
     head = ["zone", "cidr_block", "owner"]
     cidr = f"10.{RNG.randint(0, 255)}.{RNG.randint(0, 255)}.0/22"
-    one = _tool(_table(style, head, [[f"eu-{_word(4)}-1b", cidr, "ops"]]))
+    zone = f"eu-{_word(4)}-1b"
+    one = _tool(_table(style, head, [[zone, cidr, "ops"]]))
     facts = {i.key: i.text for _, i in one if i.kind == "fact"}
-    assert facts["fact:cidr_block"] == f"cidr_block: {cidr}", facts
+    # one row is named by its first cell too: another zone's table is another row
+    assert facts[f"fact:cidr_block:{zone}"] == f"{zone} cidr_block: {cidr}", facts
+    counted = _tool(_table(style, ["count", "total_bytes"], [["42", "1048576"]]))
+    assert {i.text for _, i in counted if i.kind == "fact"} >= {"total_bytes: 1048576"}
     assert not [i for _, i in one if i.kind == "identifier"]  # the row is not said twice
     rows = [[f"db-{n}", f"10.{n}.{RNG.randint(0, 255)}.0/24", "ops"] for n in range(3)]
     several = {i.key: i.text for _, i in _tool(_table(style, head, rows)) if i.kind == "fact"}
@@ -349,6 +353,21 @@ def test_the_cells_of_a_short_table_are_facts_by_column(style: str) -> None:
     assert len(both) == 2 and {rows[0][1], rows[1][1]} <= set(" ".join(both.values()).split())
     dump = [[f"db-{n}", f"10.{n}.1.0/24", "ops"] for n in range(40)]  # a dump: left to recall
     assert not [i for _, i in _tool(_table(style, head, dump)) if "cidr_block" in (i.key or "")]
+
+
+def test_one_row_tables_of_two_named_rows_keep_both_rows() -> None:
+    from langgraph_compact.compaction.merge import merge_items
+
+    head = "NAME      READY   UP-TO-DATE   AVAILABLE   AGE\n"
+    found = []
+    for n, row in enumerate(["api       5/5     5            5           3d",
+                             "worker    0/3     3            0           9d"]):  # fmt: skip
+        name = row.split()[0]
+        call = {"id": f"c{n}", "name": "bash", "args": {"command": f"kubectl get deploy {name}"}}
+        out = ToolMessage(head + row, tool_call_id=f"c{n}", name="bash", id=f"t{n}")
+        found += extract_items(out, 5 + 2 * n, {f"c{n}": call})
+    shown = {i.text for items in merge_items({}, found).values() for i in items}
+    assert {"api READY: 5/5", "worker READY: 0/3"} <= shown, shown
 
 
 @pytest.mark.parametrize("style", ["csv", "aligned", "pipes"])

@@ -7,7 +7,9 @@ column's name and the cell, both verbatim ("rollout_pct: 89.5%"), so a later tab
 statement of the same column replaces it. In a table of several rows each cell is shown
 with its row's first cell, which is then no fact of its own when another cell of the row
 is one: a timetable's departure time is which row, its train and platform are what it
-says. A longer table is a dump: its rows are left to the recall tool.
+says. So is the first cell of a one-row table (``kubectl get deploy api``), unless it is
+a count or an amount (``SELECT count(*), …``).
+A longer table is a dump: its rows are left to the recall tool.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ _CELL_CHARS = 120
 """A longer cell is a payload, not a value to keep."""
 _SPECIFIC = 0.4
 """How specific a cell must be to be a fact (as a tool's ``key: value``)."""
+_NUMBER = re.compile(r"[-+]?[\d.,]+%?")
+"""A cell that is a count or an amount: what a one-row table says, not which row it is."""
 
 
 def _cells(text: str, a: int, b: int, cell: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -64,7 +68,8 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
     (stripped line spans of ``src.text``) are, when they are one: a header of column names,
     then one to ``MAX_ROWS`` rows of as many cells (rule lines aside), with at most
     ``_AROUND`` other lines around them (the command above, "(3 rows)" below). A cell of
-    a table of several rows is keyed and shown with its row's first cell."""
+    a table of several rows, or of one named by its first cell, is keyed and shown with
+    its row's first cell."""
     text = src.text
     content = [(a, b) for a, b in lines if not _RULE.fullmatch(text[a:b])]
     if not 2 <= len(content) <= MAX_ROWS + 1 + _AROUND:
@@ -77,6 +82,9 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
         return
     head, rows = table
     firsts = [text[row[0][0] : row[0][1]] for row in rows]
+    # which row: in a table of several rows, or one named by its first cell ("api  5/5  5
+    # 3d" under ``kubectl get deploy api``: worker's is another row), not by a count
+    named = len(rows) > 1 or not _NUMBER.fullmatch(firsts[0])
     for n, (row, first) in enumerate(zip(rows, firsts, strict=True)):
         which = first if firsts.count(first) == 1 else f"{first}#{n + 1}"  # rows apart
         for (ha, hb), (ca, cb) in zip(head, row, strict=True):
@@ -90,7 +98,7 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
             ):
                 continue  # which row, shown with each cell: not a fact of its own
             shown = src.slice(ha, hb) + ": " + src.slice(ca, cb)
-            if len(rows) == 1:
+            if not named:
                 yield text[ha:hb], value, shown
             else:  # which row: its first cell
                 row_of = shown if (ca, cb) == row[0] else src.slice(*row[0]) + " " + shown
