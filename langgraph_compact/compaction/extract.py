@@ -219,7 +219,10 @@ def _text_items(
         said = chat or (role == "ai" and names_a_value(sentence))
         # beside "that one was wrong", a bare value is the correction ("It's 15:32 UTC.")
         fixes = amending[n] and bool(quote_values(sentence))
-        if not found and said and (says_something(sentence) or fixes):
+        # a person naming a value says something, in however few words ("We go through
+        # 10.20.31.7:443 now.")
+        names = chat and names_a_value(sentence)
+        if not found and said and (says_something(sentence) or fixes or names):
             # what the user said in a turn of a conversation, or an assistant sentence
             # stating a value no recognizer took: kept in its own words; the user naming a
             # value ranks with the values they state, whatever words carry it

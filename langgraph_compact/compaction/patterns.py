@@ -36,7 +36,7 @@ __all__ = [
 # --- facts ----------------------------------------------------------------------------
 
 _PROSE_FACT = re.compile(
-    r"(?:^|[\s:;(])(?P<key>(?:the |my |our |your |its )?[A-Za-z][\w\-]*(?: [\w\-]+){0,3}?)"
+    r"(?:^|[\s:;(])(?P<key>(?:the |my |our |your |its )?[A-Za-z][\w\-']*(?: [\w\-']+){0,3}?)"
     r"\s+(?:is|are|was|were|=|equals|is set to|was set to|has been set to|changed to|"
     r"should be|must be|will be|becomes)\s+"
     r"(?:now |actually |still |currently )?(?P<value>(?:[^,;\n]|(?<=\d),(?=\d)){1,80}?)"
@@ -94,7 +94,7 @@ def _key(raw: str, *, field: bool = False) -> str | None:
     if "/" in raw or re.search(r"\.\w{1,4}$", raw.strip()):
         return None  # a path or a file name, not the name of a setting
     key = re.sub(r"^(?:(?:actually|so|also|now|btw|and|but|ok|okay|well) )*", "", norm(raw))
-    key = re.sub(r"^(?:the|my|our|your|its) ", "", key)
+    key = re.sub(r"^(?:the|my|our|your|its|it s|their) ", "", key)
     short = field and re.fullmatch(r"[a-z]{2}", key) is not None and key not in _SHORT_WORDS
     if (len(key) < 3 and not short) or key in _KEY_STOP or key.split()[0] in _KEY_STOP:
         return None  # too short to name a setting, or a pronoun / generic word

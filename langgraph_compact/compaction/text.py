@@ -210,7 +210,10 @@ def specificity(value: str) -> float:
         score += 0.25
     elif _ABSOLUTE.match(v):
         score += 0.35
-    if re.search(r"(?:^|\s)[A-Z][a-z]+", v):
+    # a name: capitalized in any script, or written in one that has no case (김민준)
+    if any(w[:1].isupper() and w[1:2].islower() for w in v.split()) or any(
+        c.isalpha() and not c.isupper() and not c.islower() for c in v
+    ):
         score += 0.15
     if len(v) > 80:
         score -= 0.2

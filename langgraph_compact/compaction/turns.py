@@ -39,10 +39,11 @@ detail), and a correction may span its sentences. A longer one is a brief or a p
 document: only what is recognized."""
 
 AMEND_WORDS = frozenset(
-    "wrong mistake mistaken typo stale outdated incorrect misspoke correction".split()
+    """wrong mistake mistaken typo stale outdated incorrect misspoke correction scratch
+    disregard ignore forget retract""".split()
 )
-"""Words saying that something was not right: not a new action ("change the booking to
-Y"), a repair of what is known."""
+"""Words saying that something was not right, or taking it back ("scratch what I said"):
+not a new action ("change the booking to Y"), a repair of what is known."""
 
 _SAID_EARLIER = re.compile(
     r"(?i)\bI(?:'d| had)? (?:said|gave|told|sent|wrote|typed|copied|mentioned|pasted|quoted)\b"
