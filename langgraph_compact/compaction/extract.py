@@ -40,7 +40,7 @@ from langgraph_compact.compaction.extent import (
 from langgraph_compact.compaction.failures import error_lines
 from langgraph_compact.compaction.outputs import output_items, tool_items
 from langgraph_compact.compaction.parse import classify
-from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source
+from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, value_spans
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.readback import parse_rendered_summary, transcript_turns
 from langgraph_compact.compaction.rerun import call_key
@@ -219,9 +219,9 @@ def _text_items(
         said = chat or (role == "ai" and names_a_value(sentence))
         # beside "that one was wrong", a bare value is the correction ("It's 15:32 UTC.")
         fixes = amending[n] and bool(quote_values(sentence))
-        # a person naming a value says something, in however few words ("We go through
-        # 10.20.31.7:443 now.")
-        names = chat and names_a_value(sentence)
+        # a person naming a value says something in few words ("We go through
+        # 10.20.31.7:443 now."), if one is not a stopword ("It's 15:32 UTC." alone is not)
+        names = chat and names_a_value(sentence) and _says_with(sentence)
         if not found and said and (says_something(sentence) or fixes or names):
             # what the user said in a turn of a conversation, or an assistant sentence
             # stating a value no recognizer took: kept in its own words; the user naming a
@@ -237,6 +237,13 @@ def _text_items(
     if chat:
         out = one_turn(out, said_at, [src.text[a:b] for a, b, _ in spans], wrong)
     return out
+
+
+def _says_with(sentence: str) -> bool:
+    """Whether ``sentence`` has a content word besides its values ("go through X", not
+    "It's 15:32 UTC.")."""
+    words = Quote(sentence).without(value_spans(sentence)).text
+    return tx.content_words(words) > 0
 
 
 AI_FACT_SPECIFICITY = 0.4

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.text import AFTER_SENTENCE_STOP, is_code_line, norm, specificity
 
 __all__ = [
@@ -36,7 +37,7 @@ __all__ = [
 # --- facts ----------------------------------------------------------------------------
 
 _PROSE_FACT = re.compile(
-    r"(?:^|[\s:;(])(?P<key>(?:the |my |our |your |its )?[A-Za-z][\w\-']*(?: [\w\-']+){0,3}?)"
+    r"(?:^|[\s:;(])(?P<key>(?:the |my |our |your |its )?[A-Za-z][\w\-]*(?: [\w\-]+){0,3}?)"
     r"\s+(?:is|are|was|were|=|equals|is set to|was set to|has been set to|changed to|"
     r"should be|must be|will be|becomes)\s+"
     r"(?:now |actually |still |currently )?(?P<value>(?:[^,;\n]|(?<=\d),(?=\d)){1,80}?)"
@@ -94,7 +95,7 @@ def _key(raw: str, *, field: bool = False) -> str | None:
     if "/" in raw or re.search(r"\.\w{1,4}$", raw.strip()):
         return None  # a path or a file name, not the name of a setting
     key = re.sub(r"^(?:(?:actually|so|also|now|btw|and|but|ok|okay|well) )*", "", norm(raw))
-    key = re.sub(r"^(?:the|my|our|your|its|it s|their) ", "", key)
+    key = re.sub(r"^(?:the|my|our|your|its) ", "", key)
     short = field and re.fullmatch(r"[a-z]{2}", key) is not None and key not in _SHORT_WORDS
     if (len(key) < 3 and not short) or key in _KEY_STOP or key.split()[0] in _KEY_STOP:
         return None  # too short to name a setting, or a pronoun / generic word
@@ -190,14 +191,16 @@ def _facts(text: str, base: int, fields: bool = False) -> list[Fact]:
     return [_to_word_end(text, base, f) for f in out]
 
 
-_WORD_REST = re.compile(r"\S*")
+_WORD_REST = re.compile(r"[\w+./:@#%-]*")
+"""What may continue a value's last word: not a comma or a semicolon ("8443,so")."""
 
 
 def _to_word_end(text: str, base: int, fact: Fact) -> Fact:
     """``fact`` up to the end of the word its value ends in: a value is never shown cut
-    inside a word ("a1,b2" is not "a1"), only its sentence's punctuation is left out."""
+    inside a word ("1.7.5-beta2" is not "1.7.5"), only its sentence's punctuation is left
+    out."""
     rest = _WORD_REST.match(text, fact.end - base)
-    tail = rest.group().rstrip(".,;:!?)\"'") if rest else ""
+    tail = rest.group().rstrip(".:/-") if rest else ""
     return fact._replace(value=fact.value + tail, end=fact.end + len(tail)) if tail else fact
 
 
@@ -331,17 +334,21 @@ _CONDITION = re.compile(
     r"^\W*(?:(?:and|but|so|or|then)\s+)?(?:if|suppose|supposing|assuming|what if|whether)\s",
     re.IGNORECASE,
 )
-_POSSIBLE = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
-_FIRST_VALUE = re.compile(r"\d|[^\W\d_]+[-_.:/]\w")
+_POSSIBLE = re.compile(r"\b(?:would|could|might)\b(?!\s*(?:not|n't)\b)", re.IGNORECASE)
+"""A possibility; "could not" says what failed, which happened."""
+_CLAUSE = re.compile(r"[,;:]\s|\s(?:so|but|and then)\s", re.IGNORECASE)
+_LABELLED = re.compile(r"^\W*(?:correction|update|actually|sorry)\b", re.IGNORECASE)
 
 
 def unasserted(sentence: str) -> bool:
     """Whether ``sentence`` asks or weighs rather than states: a question ("Is the window
-    15:00 UTC?"), a possibility before its first value ("Option B would be to use
-    Kafka-3.6") or one under a condition ("If we moved to eu-north-1 we would save 12%").
+    15:00 UTC?"), or a possibility in the clause of its first value ("Option B would be to
+    use Kafka-3.6") or under a condition ("If we moved to eu-north-1 we would save 12%").
     Such a sentence says what someone asked or considered, not what is true or decided
-    now: it is kept as said and replaces nothing. A condition alone asserts its main
-    clause ("If the build fails, the log is at /var/log/build.log").
+    now: it is kept as said and replaces nothing. Not a condition alone ("If the build
+    fails, the log is at …"), a decision stated as made ("we decided we would use …"), a
+    labelled correction ("Correction: it would be 09:00 UTC") or a possibility in another
+    clause ("Brennan might be out, so the owner is Okafor now").
 
     >>> unasserted("Could the deploy window be 15:00 UTC instead?")
     True
@@ -352,10 +359,14 @@ def unasserted(sentence: str) -> bool:
     if said.endswith("?"):
         return True
     possible = _POSSIBLE.search(said)
-    if possible is None:
+    if possible is None or DECIDED.search(said) or _LABELLED.match(said):
         return False
-    first = _FIRST_VALUE.search(said)
-    return bool(_CONDITION.match(said)) or first is None or possible.start() < first.start()
+    if _CONDITION.match(said):
+        return True
+    first = next((a for a, _ in value_spans(said) if a >= possible.end()), None)
+    if first is None:
+        return False  # a possibility with no value after it ("…; it would be late")
+    return _CLAUSE.search(said, possible.end(), first) is None
 
 
 CORRECTION = re.compile(

@@ -51,8 +51,7 @@ _STOP = frozenset(
     have had do does did will would should shall can could may might must it its this that
     there here they them their we our you your i my me he she his her so if then than also
     just only very too all any some each every such what which who whom whose when where
-    why how into onto over under about after before again set equals becomes become
-    am go hi no oh ok up us re vs eg ie""".split()
+    why how into onto over under about after before again set equals becomes become""".split()
 )
 
 
@@ -133,24 +132,14 @@ def statement(text: str) -> Statement:
     masked = list(text)
     for a, b in [*gone, *taken, *tokens]:
         masked[a:b] = " " * (b - a)
-    words = re.findall(r"[^\W\d_]{2,}", "".join(masked))  # "db" tells the db host apart
+    words = re.findall(r"[^\W\d_]{3,}", "".join(masked))
     subject = frozenset(
         _stem(w) for w in words if w.lower() not in _STOP and w.lower() not in _CUE_WORDS
     )
-    # a value in a fact's key says which one ("Room 12 is booked", "db-1's port"): Room 14's
-    # booking is another subject
-    subject |= {"#" + t for a, b in keys for t in value_tokens(_key_values(text, a, b))}
     names = frozenset(n for f in facts if (n := _name(text, f)))
     changes = any(w.lower() in CHANGE_WORDS for w in re.findall(r"[^\W\d_]{3,}", text))
     found_values = tuple(dict.fromkeys(found))
     return Statement(subject, found_values, stale, main, changes, _links(text), names)
-
-
-def _key_values(text: str, a: int, b: int) -> list[str]:
-    """The values written in ``text[a:b]`` with a digit (``12``, ``db-1``): not a word in
-    capitals (``ID``) or with a hyphen (``Check-in``)."""
-    found = (text[x:y] for x, y in value_spans(text) if a <= x and y <= b)
-    return [v for v in found if re.search(r"\d", v)]
 
 
 def answer(signature: str, value: str) -> Statement:

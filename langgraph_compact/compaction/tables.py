@@ -7,8 +7,8 @@ column's name and the cell, both verbatim ("rollout_pct: 89.5%"), so a later tab
 statement of the same column replaces it. In a table of several rows each cell is shown
 with its row's first cell, which is then no fact of its own when another cell of the row
 is one: a timetable's departure time is which row, its train and platform are what it
-says. So is the first cell of a one-row table (``kubectl get deploy api``), unless it is
-a count or an amount (``SELECT count(*), …``).
+says. So is the first cell of a one-row table when it is words (``kubectl get deploy
+api``), not a count, a time or an id (``SELECT count(*), …``, a timestamp).
 A longer table is a dump: its rows are left to the recall tool.
 """
 
@@ -39,8 +39,6 @@ _CELL_CHARS = 120
 """A longer cell is a payload, not a value to keep."""
 _SPECIFIC = 0.4
 """How specific a cell must be to be a fact (as a tool's ``key: value``)."""
-_NUMBER = re.compile(r"[-+]?[\d.,]+%?")
-"""A cell that is a count or an amount: what a one-row table says, not which row it is."""
 
 
 def _cells(text: str, a: int, b: int, cell: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -82,9 +80,10 @@ def table_facts(src: Source, lines: list[tuple[int, int]]) -> Iterator[tuple[str
         return
     head, rows = table
     firsts = [text[row[0][0] : row[0][1]] for row in rows]
-    # which row: in a table of several rows, or one named by its first cell ("api  5/5  5
-    # 3d" under ``kubectl get deploy api``: worker's is another row), not by a count
-    named = len(rows) > 1 or not _NUMBER.fullmatch(firsts[0])
+    # which row: in a table of several rows, or one named by a first cell of words ("api
+    # 5/5  5  3d" under ``kubectl get deploy api``: worker's is another row); not by a
+    # count, a time or an id that changes with each run
+    named = len(rows) > 1 or not re.search(r"\d", firsts[0])
     for n, (row, first) in enumerate(zip(rows, firsts, strict=True)):
         which = first if firsts.count(first) == 1 else f"{first}#{n + 1}"  # rows apart
         for (ha, hb), (ca, cb) in zip(head, row, strict=True):

@@ -53,15 +53,16 @@ _STOPWORDS = frozenset(
     try run make use sounds thanks thank please""".split()
 )
 
-_TITLE = r"(?:Dr|Mr|Ms|Mx|St|Jr|Sr)\."
+_TITLE = r"(?:Dr|Mr|Ms|Mx)\."
 AFTER_SENTENCE_STOP = (
-    rf"(?<!\b{_TITLE})(?<!\bMrs\.)(?<!\bProf\.)(?<![a-z]\.[a-z]\.)"
-    rf"(?<!\b{_TITLE} [A-Z]\.)(?<!\bMrs\. [A-Z]\.)(?<!\b[A-Z]\. [A-Z]\.)"
+    rf"(?-i:(?<!\b{_TITLE})(?<!\bMrs\.)(?<!\bProf\.)(?<!\be\.g\.)(?<!\bi\.e\.)"
+    rf"(?<!\b{_TITLE} [A-Z]\.)(?<!\bMrs\. [A-Z]\.)(?<!\bProf\. [A-Z]\.)(?<!\b[A-Z]\. [A-Z]\.))"
 )
 """Right after a period, that it may end a sentence: it is not a title's ("Dr."), an
-initial's after one ("Mr. J.", "K. L.") or a dotted abbreviation's ("a.m.", "e.g."), so
-"The contact is Mr. J. Hämäläinen" is one sentence. A capital alone before a period is
-a value as often as an initial ("69.0134° E.", "Plan B."): it ends the sentence."""
+initial's after one ("Mr. J.", "K. L.") or "e.g."'s, so "The contact is Mr. J. Hämäläinen"
+is one sentence. Case counts ("500 ms. The port"). What ends a name or a time as often as
+a sentence ends one ("Jr.", "St.", "a.m."), and a capital alone ("69.0134° E.", "Plan
+B.")."""
 _SENTENCE_SPLIT = re.compile(rf"(?<=[.!?]){AFTER_SENTENCE_STOP}\s+(?=[A-Z0-9\"'(\[])|\n+")
 _MARKERS = " \t-*>#•"
 
