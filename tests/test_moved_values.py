@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.merge import merge_items
+from langgraph_compact.compaction.sentences import unasserted
 from langgraph_compact.compaction.stale import stale_values
 from langgraph_compact.compaction.subject import moved_values, statement, superseded_values
 from langgraph_compact.compaction.summary import Section, SummaryItem
@@ -137,7 +137,7 @@ def test_a_question_or_what_might_be_replaces_nothing(
 def test_a_possibility_in_another_clause_or_a_failure_still_states(stated: str) -> None:
     # "could not" says what failed; a labelled correction or a decision made is stated;
     # a possibility in a clause of its own leaves the value's clause stated
-    assert not p.unasserted(stated)
+    assert not unasserted(stated)
 
 
 def test_a_condition_alone_still_states_its_main_clause() -> None:

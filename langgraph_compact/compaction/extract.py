@@ -44,7 +44,12 @@ from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, value_sp
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.readback import parse_rendered_summary, transcript_turns
 from langgraph_compact.compaction.rerun import call_key
-from langgraph_compact.compaction.sentences import listed, prose_sentences, says_something
+from langgraph_compact.compaction.sentences import (
+    listed,
+    prose_sentences,
+    says_something,
+    unasserted,
+)
 from langgraph_compact.compaction.stale import stale_spans
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.compaction.turns import (
@@ -93,7 +98,7 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
         return
     # a question, or what might be ("Option B would be to use X instead of Y"), is said,
     # not stated: no fact, no decision, nothing it makes stale
-    asserted = not p.unasserted(sentence)
+    asserted = not unasserted(sentence)
     marks = stale_spans(sentence) if asserted else []
     stale = tuple(dict.fromkeys(sentence[s.start : s.end].strip() for s in marks))
     clauses = [(s.clause_start, s.clause_end) for s in marks]

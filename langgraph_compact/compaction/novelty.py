@@ -22,6 +22,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction.candidates import SALIENCE, Candidate
 from langgraph_compact.compaction.quote import values
+from langgraph_compact.compaction.sentences import unasserted
 from langgraph_compact.compaction.summary import Section, SummaryItem
 from langgraph_compact.compaction.text import is_specific
 from langgraph_compact.messages import message_text
@@ -84,4 +85,4 @@ def _plans(item: SummaryItem) -> bool:
     """Whether an assistant's sentence says what it will do or chose (``DECISION``), not
     what it asks or might do (``unasserted``)."""
     said = item.text.rstrip()
-    return item.origin == "ai" and not p.unasserted(said) and bool(p.DECISION.search(said))
+    return item.origin == "ai" and not unasserted(said) and bool(p.DECISION.search(said))

@@ -64,6 +64,17 @@ _NOTICE_MAX_WORDS = 24
 (pip's "Running pip as the 'root' user…"), not a notice about this call or its answer."""
 
 
+_FLAG = re.compile(
+    r"^\W{0,3}(?:WARNING|WARN|NOTE|IMPORTANT|ATTENTION|CAUTION|NOTICE|HINT|DEPRECATED|"
+    r"ALERT)\b|!!!|⚠",
+)
+
+
+def _flagged(line: str) -> bool:
+    """A line a tool marks for attention (WARNING, NOTE, IMPORTANT, ...)."""
+    return bool(_FLAG.search(line))
+
+
 def _fact_candidates(
     src: Source, seq: int, lo: int, hi: int, lines: list[tuple[int, int]], said: set[str]
 ) -> list[Candidate | None]:
@@ -169,7 +180,7 @@ def _output(
     notices = [
         (a, b)
         for a, b in lines
-        if p.flagged(ln := src.text[a:b])
+        if _flagged(ln := src.text[a:b])
         and not tx.is_code_line(_indented(src.text, a, b))
         and len(ln.split()) <= _NOTICE_MAX_WORDS
     ]

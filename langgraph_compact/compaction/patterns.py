@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.text import AFTER_SENTENCE_STOP, is_code_line, norm, specificity
 
 __all__ = [
@@ -28,10 +27,8 @@ __all__ = [
     "Fact",
     "fact_pairs",
     "facts",
-    "flagged",
     "goal_change",
     "shown_from",
-    "unasserted",
 ]
 
 # --- facts ----------------------------------------------------------------------------
@@ -245,17 +242,6 @@ def fact_pairs(text: str) -> list[tuple[str, str]]:
     return [(f.key, f.value) for f in facts(text)]
 
 
-_FLAG = re.compile(
-    r"^\W{0,3}(?:WARNING|WARN|NOTE|IMPORTANT|ATTENTION|CAUTION|NOTICE|HINT|DEPRECATED|"
-    r"ALERT)\b|!!!|⚠",
-)
-
-
-def flagged(line: str) -> bool:
-    """A line a tool marks for attention (WARNING, NOTE, IMPORTANT, ...)."""
-    return bool(_FLAG.search(line))
-
-
 # --- cues -----------------------------------------------------------------------------
 
 CONSTRAINT = re.compile(
@@ -328,45 +314,6 @@ def goal_change(sentence: str) -> bool:
     """
     found = GOAL_CHANGE.search(sentence)
     return found is not None and found.start() <= 20
-
-
-_CONDITION = re.compile(
-    r"^\W*(?:(?:and|but|so|or|then)\s+)?(?:if|suppose|supposing|assuming|what if|whether)\s",
-    re.IGNORECASE,
-)
-_POSSIBLE = re.compile(r"\b(?:would|could|might)\b(?!\s*(?:not|n't)\b)", re.IGNORECASE)
-"""A possibility; "could not" says what failed, which happened."""
-_CLAUSE = re.compile(r"[,;:]\s|\s(?:so|but|and then)\s", re.IGNORECASE)
-_LABELLED = re.compile(r"^\W*(?:correction|update|actually|sorry)\b", re.IGNORECASE)
-
-
-def unasserted(sentence: str) -> bool:
-    """Whether ``sentence`` asks or weighs rather than states: a question ("Is the window
-    15:00 UTC?"), or a possibility in the clause of its first value ("Option B would be to
-    use Kafka-3.6") or under a condition ("If we moved to eu-north-1 we would save 12%").
-    Such a sentence says what someone asked or considered, not what is true or decided
-    now: it is kept as said and replaces nothing. Not a condition alone ("If the build
-    fails, the log is at …"), a decision stated as made ("we decided we would use …"), a
-    labelled correction ("Correction: it would be 09:00 UTC") or a possibility in another
-    clause ("Brennan might be out, so the owner is Okafor now").
-
-    >>> unasserted("Could the deploy window be 15:00 UTC instead?")
-    True
-    >>> unasserted("The deploy window is 15:00 UTC; it would be late otherwise.")
-    False
-    """
-    said = sentence.strip()
-    if said.endswith("?"):
-        return True
-    possible = _POSSIBLE.search(said)
-    if possible is None or DECIDED.search(said) or _LABELLED.match(said):
-        return False
-    if _CONDITION.match(said):
-        return True
-    first = next((a for a, _ in value_spans(said) if a >= possible.end()), None)
-    if first is None:
-        return False  # a possibility with no value after it ("…; it would be late")
-    return _CLAUSE.search(said, possible.end(), first) is None
 
 
 CORRECTION = re.compile(

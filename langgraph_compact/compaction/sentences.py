@@ -2,7 +2,8 @@
 
 Fenced code is blanked (offsets kept), a pasted directory listing is not a list of
 files anybody chose, and a conversational sentence is worth an item only when it says
-something (three content words, not a pleasantry).
+something (three content words, not a pleasantry); one that asks or weighs states
+nothing (``unasserted``).
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 import re
 
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.patterns import DECIDED
+from langgraph_compact.compaction.quote import value_spans
 
-__all__ = ["LISTING_MIN_NAMES", "listed", "prose_sentences", "says_something"]
+__all__ = ["LISTING_MIN_NAMES", "listed", "prose_sentences", "says_something", "unasserted"]
 
 _FENCE = re.compile(r"```.*?```", re.DOTALL)  # closed fences only: a clip may cut one
 
@@ -85,3 +88,42 @@ def says_something(sentence: str) -> bool:
         and not tx.is_junk(sentence)
         and not _PLEASANTRY.match(sentence)
     )
+
+
+_CONDITION = re.compile(
+    r"^\W*(?:(?:and|but|so|or|then)\s+)?(?:if|suppose|supposing|assuming|what if|whether)\s",
+    re.IGNORECASE,
+)
+_POSSIBLE = re.compile(r"\b(?:would|could|might)\b(?!\s*(?:not|n't)\b)", re.IGNORECASE)
+"""A possibility; "could not" says what failed, which happened."""
+_CLAUSE = re.compile(r"[,;:]\s|\s(?:so|but|and then)\s", re.IGNORECASE)
+_LABELLED = re.compile(r"^\W*(?:correction|update|actually|sorry)\b", re.IGNORECASE)
+
+
+def unasserted(sentence: str) -> bool:
+    """Whether ``sentence`` asks or weighs rather than states: a question ("Is the window
+    15:00 UTC?"), or a possibility in the clause of its first value ("Option B would be to
+    use Kafka-3.6") or under a condition ("If we moved to eu-north-1 we would save 12%").
+    Such a sentence says what someone asked or considered, not what is true or decided
+    now: it is kept as said and replaces nothing. Not a condition alone ("If the build
+    fails, the log is at …"), a decision stated as made ("we decided we would use …"), a
+    labelled correction ("Correction: it would be 09:00 UTC") or a possibility in another
+    clause ("Brennan might be out, so the owner is Okafor now").
+
+    >>> unasserted("Could the deploy window be 15:00 UTC instead?")
+    True
+    >>> unasserted("The deploy window is 15:00 UTC; it would be late otherwise.")
+    False
+    """
+    said = sentence.strip()
+    if said.endswith("?"):
+        return True
+    possible = _POSSIBLE.search(said)
+    if possible is None or DECIDED.search(said) or _LABELLED.match(said):
+        return False
+    if _CONDITION.match(said):
+        return True
+    first = next((a for a, _ in value_spans(said) if a >= possible.end()), None)
+    if first is None:
+        return False  # a possibility with no value after it ("…; it would be late")
+    return _CLAUSE.search(said, possible.end(), first) is None

@@ -21,6 +21,7 @@ from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import call_signature
 from langgraph_compact.compaction.outputs import ANSWER_JOIN, answer_value
 from langgraph_compact.compaction.quote import values as quote_values
+from langgraph_compact.compaction.sentences import unasserted
 from langgraph_compact.compaction.shapes import same_shape
 from langgraph_compact.compaction.stale import stale_spans
 from langgraph_compact.compaction.subject import (
@@ -96,7 +97,7 @@ assistant's mention of an id is a reference, not a statement of its current valu
 def states_a_value(item: SummaryItem) -> bool:
     if item.historical or (item.key or "").startswith(("file:", "call:", "goal")):
         return False
-    if item.kind in _SAID_KINDS and p.unasserted(item.text):
+    if item.kind in _SAID_KINDS and unasserted(item.text):
         return False  # "Is the window 15:00 UTC?" asks: it replaces nothing
     if item.spans and all(s.part.startswith("args") for s in item.spans):
         return False  # an argument a call passed: that call's, not a current value
