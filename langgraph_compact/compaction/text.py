@@ -154,17 +154,18 @@ def content_words(text: str) -> int:
     return sum(1 for w in re.findall(r"[A-Za-z][\w'-]{2,}", text) if w.lower() not in _STOPWORDS)
 
 
-_PRONOUNS = frozenset(
+_FUNCTION_WORDS = _STOPWORDS | frozenset(
     """nothing everything something anything none nobody everyone everybody someone somebody
     anyone anybody all each both either neither he she""".split()
 )
+"""Stopwords and the pronouns that name nothing."""
 
 
 def function_words_only(text: str) -> bool:
     """Whether ``text`` is words and only stopwords or pronouns ("It", "Nothing", "None of
     it"): it names nothing, whatever its capitals."""
     words = re.findall(r"[^\W\d_][\w'-]*|\d", text)
-    return bool(words) and all(w.lower() in _STOPWORDS | _PRONOUNS for w in words)
+    return bool(words) and all(w.lower() in _FUNCTION_WORDS for w in words)
 
 
 _SPECIFIC = re.compile(
@@ -212,8 +213,8 @@ def specificity(value: str) -> float:
     elif _ABSOLUTE.match(v):
         score += 0.35
     # a name: capitalized in any script, or written in one that has no case (김민준)
-    if any(w[:1].isupper() and w[1:2].islower() for w in v.split()) or any(
-        c.isalpha() and not c.isupper() and not c.islower() for c in v
+    if any(w[:1].isupper() and w[1:2].islower() for w in v.split()) or (
+        not v.isascii() and any(c.isalpha() and not c.isupper() and not c.islower() for c in v)
     ):
         score += 0.15
     if len(v) > 80:
