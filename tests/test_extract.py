@@ -56,6 +56,7 @@ ERRORS = [
     ("tests/test_{w}.py:42: AssertionError", "AssertionError"),
     ("Job {w} failed: timeout after 30s", "failed:"),
     ("Killed", "Killed"),
+    ("ERR-42 {w} connection reset", "ERR-42"),  # an error code, not a host named "err-…"
 ]
 
 
@@ -456,6 +457,8 @@ def test_an_output_that_is_one_value_answers_its_call(wrap: bool) -> None:
         "INFO: cache miss, key not found, fetching from origin",
         "Description: Validate that invalid emails are rejected",
         "Retry succeeded after first attempt failed with a timeout",
+        "Now error-10.internal:10 serves the queue",  # a host named "error-…"
+        "fatal-7.example.org replied in 12 ms",
     ],
 )
 def test_lines_that_only_mention_a_failure_are_not_errors(output: str) -> None:
