@@ -9,7 +9,7 @@ import pytest
 
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.parse import classify
-from langgraph_compact.compaction.patterns import fact_pairs
+from langgraph_compact.compaction.patterns import facts
 from langgraph_compact.compaction.select import select_items
 from langgraph_compact.compaction.summary import Section, SummaryItem, render_sections
 from langgraph_compact.tokens import TokenCounter
@@ -101,14 +101,14 @@ def test_when_one_fits_a_short_specific_line_beats_a_long_one_of_equal_score() -
     ],
 )
 def test_questions_prose_log_remainders_and_expressions_are_not_facts(text: str) -> None:
-    assert fact_pairs(text) == []
+    assert facts(text) == []
 
 
 @pytest.mark.parametrize(
     "fact", ["pool_limit: 417", "region = eu-west-3", "The api version is 2.14.1.", "timeout: 35ms"]
 )
 def test_short_values_are_still_facts(fact: str) -> None:
-    assert fact_pairs(fact)
+    assert facts(fact)
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from langchain_core.messages import BaseMessage
 
 from langgraph_compact import Budget, CompactionResult, CompactionSettings, compact
 from langgraph_compact.compaction.shapes import value_tokens
+from langgraph_compact.compaction.subject import statement
 from langgraph_compact.messages import message_text
 from langgraph_compact.tokens import TokenCounter
 
@@ -260,19 +261,42 @@ def test_a_like_value_that_corrects_nothing_supersedes_nothing(later: str, budge
     """Lookalikes of the cue-less forms above: where something came from, a bare version
     printed by a command naming one word of the subject, a count beside a file name."""
     said, messages = LOOKALIKES[later]
+    summary = _summary_after(said, messages, budget)
+    assert said.split()[-1].rstrip(".") in summary, summary
+
+
+def _summary_after(said: str, later: list[BaseMessage], budget: int) -> str:
+    """The summary of ``said``, then ``later``, each followed by output enough to be
+    summarized at ``budget``."""
     turns = budget // 150
     raw: list[BaseMessage] = [
         system(id="s"),
         human("Prepare the release pipeline.", id="h"),
         human(said, id="old"),
         *file_reads(turns, 0),
-        *messages,
+        *later,
         *file_reads(turns, turns),
     ]
     summary = _compacted(raw, budget).summary
     assert summary is not None
-    value = said.split()[-1].rstrip(".")
-    assert value in summary.render(), summary.render()
+    return summary.render()
+
+
+TWO_THINGS = {  # keys told apart by a short word, a number, an owner, an acronym
+    "short word": ("The staging db host is db-1.internal.", "The staging cache host is cache-7."),
+    "number": ("Room 12 is booked for 14:00.", "Room 14 is booked for 16:00."),
+    "owner": ("Alice's flight is LH 1234 at 09:10.", "Bob's flight is LH 1236 at 11:40."),
+    "acronym": ("The EU region is eu-west-1.", "The US region is us-east-1."),
+}
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+@pytest.mark.parametrize("pair", sorted(TWO_THINGS))
+def test_the_summary_keeps_the_values_of_two_things(pair: str, budget: int) -> None:
+    first, second = TWO_THINGS[pair]
+    summary = _summary_after(first, [human(second, id="second")], budget)
+    for text in (first, second):
+        assert statement(text).main[0] in summary, summary
 
 
 def _relays() -> tuple[list[str], list[BaseMessage]]:

@@ -120,8 +120,11 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
     facts = p.facts(sentence) if asserted else []
     if not human:  # what the assistant says is a fact only about something specific
         facts = [f for f in facts if tx.specificity(f.value) >= AI_FACT_SPECIFICITY]
-    for fact in facts:
+    ends = [0, *(f.end for f in facts)]
+    for fact, before in zip(facts, ends, strict=False):
         start, cut = p.shown_from(sentence, fact)
+        if start < before:  # a second fact of the sentence: shown from its own key
+            start, cut = fact.start, False
         shown = src.slice(a + start, a + listed_on(sentence, fact.end)).without(
             [(x - start, y - start) for x, y in clauses]
         )

@@ -14,10 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.combine import combine, fold_template, split_also, winner
+from langgraph_compact.compaction.qualifiers import crossed
 from langgraph_compact.compaction.rerun import replaced_by_run
 from langgraph_compact.compaction.strike import (
     elide,
     item_statement,
+    remainder,
     restated,
     said_order,
     sole_referent,
@@ -58,7 +60,9 @@ def merge_items(
     Algorithm:
         An item whose key is already held in its supersede group (the progress sections
         share keys, so do the file sections, and so do Critical Context and Constraints)
-        replaces the old item and keeps its lineage. Without a key match, an item whose
+        replaces the old item and keeps its lineage, unless the two name different things
+        (``qualifiers.crossed``: "Bob's flight" and "Alice's flight" share ``fact:flight``;
+        Bob's is keyed apart). Without a key match, an item whose
         normalized text equals another's in the same section folds into it. An item that
         states a new value for the subject of an earlier one (``subject``), or marks one
         of its values stale, replaces it in every section and becomes a correction. A
@@ -151,8 +155,11 @@ def merge_items(
                 empty = shown is None  # "we no longer meet at X": nothing left to show
                 item = shown or item
             if gone:
+                rest = remainder(old, gone, item)
                 if not same:
                     pop(section, slot)
+                if rest is not None:  # the other values said with it stay, in a slot of their own
+                    put(section, rest.model_copy(update={"key": None}) if same else rest)
                 item = winner(item, old, gone)
                 mine = item_statement(item)
         if item.amends and not item.stale and (found := referent(item, mine)) is not None:
@@ -187,6 +194,9 @@ def merge_items(
         if found.kind == "done" and found.call and found.sources:
             _looked_again(out, pop, found)
         held = where.get(found.key) if found.key else None
+        if held is not None and (own := _own_key(out[held].get(found.key or ""), found)):
+            found = found.model_copy(update={"key": own})  # "Bob's flight" beside Alice's
+            held = where.get(own)
         if held is Section.FILES_MODIFIED and section is Section.FILES_READ:
             old = out[held][found.key or ""]
             out[held][found.key or ""] = combine(old, found).model_copy(
@@ -273,6 +283,18 @@ def _resolve(out: dict[Section, dict[str, SummaryItem]], sources: frozenset[str]
             held[slot] = other.model_copy(update={"salience": salience})
 
 
+def _own_key(held: SummaryItem | None, item: SummaryItem) -> str | None:
+    """The key of ``item`` when it names another thing than ``held``, the item under the
+    same key (their ``qualifiers`` cross): the key and what names it apart (``fact:flight
+    @bob``), the same in every merge, so Bob's next flight replaces Bob's."""
+    if held is None or not states_a_value(held) or not states_a_value(item):
+        return None
+    mine, theirs = item_statement(item).qualifiers, item_statement(held).qualifiers
+    if not crossed(mine, theirs):
+        return None
+    return f"{item.key} {' '.join(sorted(mine - theirs))}"
+
+
 def _drop_stale(
     out: dict[Section, dict[str, SummaryItem]],
     pop: Callable[[Section, str], SummaryItem],
@@ -288,7 +310,8 @@ def _drop_stale(
                 or not states(other, item.stale)
             ):
                 continue
-            kept = elide(other, item.stale) if other.pinned or other.kept else None
+            pinned = other.pinned or other.kept
+            kept = elide(other, item.stale) if pinned else remainder(other, item.stale, item)
             if kept is None:
                 pop(section, slot)
             else:

@@ -272,7 +272,7 @@ def classified(
     if corrected:  # the latest value of a corrected fact: it stays pinned
         text = text._sub(0, len(plain) - len(marker)).strip()
         plain = text.text
-    facts = p.fact_pairs(plain)
+    facts = [(f.key, f.value) for f in p.facts(plain)]
     if corrected:
         key = f"fact:{facts[0][0]}" if facts else f"correction:{tx.norm(plain)[:60]}"
         return [(section, item(key, "correction", 1.0, pinned=True))]

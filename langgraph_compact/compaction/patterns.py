@@ -25,7 +25,6 @@ __all__ = [
     "REQUEST",
     "SAFETY",
     "Fact",
-    "fact_pairs",
     "facts",
     "goal_change",
     "shown_from",
@@ -33,12 +32,16 @@ __all__ = [
 
 # --- facts ----------------------------------------------------------------------------
 
+_JOINED = re.compile(r"(?:and|but|while|whereas) ", re.IGNORECASE)  # what joins two facts
+_KEY = r"(?:the |my |our |your |its )?[A-Za-z][\w\-]*(?: [\w\-]+){0,3}?"
+_NEXT_FACT = rf" {_JOINED.pattern}{_KEY} (?:is|are|was|were) "
+"""Where a second "X is Y" begins ("… is 09:00 UTC and the runner is build-7:2222"): the
+first value ends there, so each value is stated under its own key."""
 _PROSE_FACT = re.compile(
-    r"(?:^|[\s:;(])(?P<key>(?:the |my |our |your |its )?[A-Za-z][\w\-]*(?: [\w\-]+){0,3}?)"
-    r"\s+(?:is|are|was|were|=|equals|is set to|was set to|has been set to|changed to|"
-    r"should be|must be|will be|becomes)\s+"
+    rf"(?:^|[\s:;(])(?P<key>{_KEY})\s+(?:is|are|was|were|=|equals|is set to|was set to|"
+    r"has been set to|changed to|should be|must be|will be|becomes)\s+"
     r"(?:now |actually |still |currently )?(?P<value>(?:[^,;\n]|(?<=\d),(?=\d)){1,80}?)"
-    rf"(?=,(?!\d)|[;\n]|\.{AFTER_SENTENCE_STOP}\s|\.$|$| \()",
+    rf"(?=,(?!\d)|[;\n]|\.{AFTER_SENTENCE_STOP}\s|\.$|$| \(|{_NEXT_FACT})",
     re.IGNORECASE,
 )
 _KV_LINE = re.compile(
@@ -91,7 +94,9 @@ def _key(raw: str, *, field: bool = False) -> str | None:
     (a tool's ``key: value`` line) may be two letters (``id:``), not prose (``NB:``)."""
     if "/" in raw or re.search(r"\.\w{1,4}$", raw.strip()):
         return None  # a path or a file name, not the name of a setting
-    key = re.sub(r"^(?:(?:actually|so|also|now|btw|and|but|ok|okay|well) )*", "", norm(raw))
+    key = re.sub(
+        r"^(?:(?:actually|so|also|now|btw|and|but|while|whereas|ok|okay|well) )*", "", norm(raw)
+    )
     key = re.sub(r"^(?:the|my|our|your|its) ", "", key)
     short = field and re.fullmatch(r"[a-z]{2}", key) is not None and key not in _SHORT_WORDS
     if (len(key) < 3 and not short) or key in _KEY_STOP or key.split()[0] in _KEY_STOP:
@@ -184,7 +189,9 @@ def _facts(text: str, base: int, fields: bool = False) -> list[Fact]:
             key, value = _key(m["key"]), _value(m["value"])
             if key and value:
                 end = _value_end(text, m.start("value"), m["value"], value)
-                out.append(Fact(key, value, base + m.start("key"), base + end))
+                joined = _JOINED.match(m["key"])  # "… and the runner is X" starts at "the"
+                start = m.start("key") + (joined.end() if joined else 0)
+                out.append(Fact(key, value, base + start, base + end))
     return [_to_word_end(text, base, f) for f in out]
 
 
@@ -231,15 +238,6 @@ def shown_from(text: str, fact: Fact) -> tuple[int, bool]:
     if len(words) <= _LEAD_WORDS:
         return clause, False
     return fact.start, True
-
-
-def fact_pairs(text: str) -> list[tuple[str, str]]:
-    """``(key, value)`` of each fact of ``facts(text)``.
-
-    >>> fact_pairs("max_connections = 417"), fact_pairs("Python 3.11.7")
-    ([('max_connections', '417')], [('python', '3.11.7')])
-    """
-    return [(f.key, f.value) for f in facts(text)]
 
 
 # --- cues -----------------------------------------------------------------------------

@@ -20,9 +20,10 @@ from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import call_signature
 from langgraph_compact.compaction.outputs import ANSWER_JOIN, answer_value
+from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.sentences import unasserted
-from langgraph_compact.compaction.shapes import same_shape
+from langgraph_compact.compaction.shapes import comparable, same_shape
 from langgraph_compact.compaction.stale import stale_spans
 from langgraph_compact.compaction.subject import (
     Statement,
@@ -42,6 +43,7 @@ __all__ = [
     "elide",
     "evicted_values",
     "item_statement",
+    "remainder",
     "restated",
     "said_order",
     "sole_referent",
@@ -83,6 +85,26 @@ def elide(item: SummaryItem, values: Sequence[str]) -> SummaryItem | None:
     if not left or (not quote_values(left.text) and tx.content_words(left.text) < 3):
         return None
     return item.with_quote(left)
+
+
+def remainder(old: SummaryItem, gone: Sequence[str], new: SummaryItem) -> SummaryItem | None:
+    """What a person's statement ``old`` still says once ``new`` made its ``gone`` values stale:
+    ``old`` without them, and without any value of a shape ``new`` states anew, when a
+    value it stated outside its key is left ("Deploy to eu-west-1 at … with build v2.3.1"
+    after the time's correction; not "Gate A1 boarding time is …"); else None. A
+    correction of one value is not a reason to lose the others said with it."""
+    if not states_a_value(old) or old.origin not in ("human", "summary"):
+        return None  # what a person said; a tool's or the assistant's line goes whole
+    was, now = item_statement(old), item_statement(new)
+    mine = {old.text[a:b] for a, b in value_spans(old.text)}  # its values, token by token
+    said = {new.text[a:b] for a, b in value_spans(new.text)}
+    also = [v for v in mine - said if any(comparable(v, w) for w in said - mine)]
+    rest = elide(old, [*gone, *also])
+    if rest is None or rest is old:
+        return None
+    struck = value_tokens([*gone, *also]) | value_tokens(now.values)
+    kept = value_tokens(was.values) - struck
+    return rest if any(t in rest.text.casefold() for t in kept) else None
 
 
 _STATEMENT_KINDS = frozenset(

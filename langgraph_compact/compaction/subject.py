@@ -7,8 +7,9 @@ one's values stale ("not X", "instead of X", "X is abandoned", "from X to Y"), o
 both have the same subject and the later one states a different value of the same shape
 where the earlier one stated its value ("the window is 15:32 UTC" after "the window is
 09:00 UTC"); a key that is a name by itself (``BROKER=``, ``queue_host:``) is a whole
-subject. Values both share are qualifiers (``db-1`` in "db-1's port is 5432"); a
-value only mentioned again supersedes nothing.
+subject, and keys that cross (``qualifiers``: "db host", "cache host") are two. Values
+both share are qualifiers (``db-1`` in "db-1's port is 5432"); a value only mentioned
+again supersedes nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction.qualifiers import crossed, key_words
 from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.shapes import comparable, compatible, value_groups, value_tokens
 from langgraph_compact.compaction.stale import stale_spans
@@ -86,6 +88,10 @@ class Statement:
     names: frozenset[str] = frozenset()
     """The keys its facts are stated under that are names by themselves (``BROKER=``,
     ``queue_host:``, ``db.port =``): one such name is a whole subject."""
+    qualifiers: frozenset[str] = frozenset()
+    """The words of the keys its facts are stated under, stemmed, short words, numbers and
+    a possessive's owner (``@alice``) included, stop and cue words not: what tells "the
+    db host" from "the cache host" when the content words agree (``qualifiers``)."""
 
     @property
     def folded(self) -> frozenset[str]:
@@ -137,9 +143,15 @@ def statement(text: str) -> Statement:
         _stem(w) for w in words if w.lower() not in _STOP and w.lower() not in _CUE_WORDS
     )
     names = frozenset(n for f in facts if (n := _name(text, f)))
+    qualifiers = frozenset(
+        _stem(w)
+        for f, (_, at) in zip(facts, keys, strict=True)
+        for w in key_words(text, f.start, at if at != -1 else f.start)
+        if w not in _STOP and w not in _CUE_WORDS
+    )
     changes = any(w.lower() in CHANGE_WORDS for w in re.findall(r"[^\W\d_]{3,}", text))
     found_values = tuple(dict.fromkeys(found))
-    return Statement(subject, found_values, stale, main, changes, _links(text), names)
+    return Statement(subject, found_values, stale, main, changes, _links(text), names, qualifiers)
 
 
 def answer(signature: str, value: str) -> Statement:
@@ -266,7 +278,8 @@ def same_subject(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) -> tuple[str, ...]:
     """The values of ``old`` that the later statement ``new`` makes stale (empty: it
-    supersedes nothing of it); only those it marks stale unless ``implicit``."""
+    supersedes nothing of it); only those it marks stale unless ``implicit``, and none
+    when their keys name two things (``qualifiers.crossed``)."""
     marked = new.folded_stale & old.folded
     if not marked and new.stale:  # "12.947°S / 24.304°W" marked, its two tokens stated
         named = value_tokens(new.stale)
@@ -278,6 +291,7 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
         or not new.values
         or not old.values
         or not (same_subject(new.subject, old.subject) or new.names & old.names or _tied(new, old))
+        or crossed(new.qualifiers, old.qualifiers)
     ):
         return ()
     shared = new.folded & old.folded
