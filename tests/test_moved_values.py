@@ -21,9 +21,10 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.merge import merge_items
+from langgraph_compact.compaction.moves import moved_values
 from langgraph_compact.compaction.sentences import unasserted
 from langgraph_compact.compaction.stale import stale_values
-from langgraph_compact.compaction.subject import moved_values, statement, superseded_values
+from langgraph_compact.compaction.subject import statement, superseded_values
 from langgraph_compact.compaction.summary import Section, SummaryItem
 
 _lower = st.text(string.ascii_lowercase, min_size=3, max_size=7)

@@ -145,3 +145,21 @@ def test_a_thing_keyed_apart_is_the_same_in_the_next_summary() -> None:
     for value in ("LH 1234", "LH 1300", "LH 1250"):
         assert value in shown, shown
     assert "LH 1236" not in shown, shown
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    unit=st.sampled_from(("UTC", "ms", "GB", "EUR", "CET")),
+    numbers=st.lists(st.integers(10, 999), min_size=3, max_size=3, unique=True),
+)
+def test_a_unit_the_correction_says_again_is_not_stale(unit: str, numbers: list[int]) -> None:
+    """A correction of "09:00 UTC" to "11:00 UTC" makes 09:00 stale, not every line that
+    mentions UTC."""
+    other, old, new = (f"{n} {unit}" for n in numbers)
+    shown = _merged(
+        f"The backup window is {other} every night.",
+        f"Deploy at {old}.",
+        f"Correction: deploy at {new}, not {old}.",
+    )
+    assert other in shown and new in shown, shown
+    assert old not in shown, shown

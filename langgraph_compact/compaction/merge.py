@@ -14,11 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.combine import combine, fold_template, split_also, winner
-from langgraph_compact.compaction.qualifiers import crossed
+from langgraph_compact.compaction.moves import moved_values
 from langgraph_compact.compaction.rerun import replaced_by_run
 from langgraph_compact.compaction.strike import (
     elide,
     item_statement,
+    own_key,
     remainder,
     restated,
     said_order,
@@ -29,7 +30,6 @@ from langgraph_compact.compaction.strike import (
 from langgraph_compact.compaction.subject import (
     Statement,
     index_words,
-    moved_values,
     statement,
     superseded_values,
     value_tokens,
@@ -194,7 +194,7 @@ def merge_items(
         if found.kind == "done" and found.call and found.sources:
             _looked_again(out, pop, found)
         held = where.get(found.key) if found.key else None
-        if held is not None and (own := _own_key(out[held].get(found.key or ""), found)):
+        if held is not None and (own := own_key(out[held].get(found.key or ""), found)):
             found = found.model_copy(update={"key": own})  # "Bob's flight" beside Alice's
             held = where.get(own)
         if held is Section.FILES_MODIFIED and section is Section.FILES_READ:
@@ -281,18 +281,6 @@ def _resolve(out: dict[Section, dict[str, SummaryItem]], sources: frozenset[str]
         if other.kind == "error" and other.sources and other.sources[-1] in sources:
             salience = min(other.salience, RESOLVED_SALIENCE)
             held[slot] = other.model_copy(update={"salience": salience})
-
-
-def _own_key(held: SummaryItem | None, item: SummaryItem) -> str | None:
-    """The key of ``item`` when it names another thing than ``held``, the item under the
-    same key (their ``qualifiers`` cross): the key and what names it apart (``fact:flight
-    @bob``), the same in every merge, so Bob's next flight replaces Bob's."""
-    if held is None or not states_a_value(held) or not states_a_value(item):
-        return None
-    mine, theirs = item_statement(item).qualifiers, item_statement(held).qualifiers
-    if not crossed(mine, theirs):
-        return None
-    return f"{item.key} {' '.join(sorted(mine - theirs))}"
 
 
 def _drop_stale(

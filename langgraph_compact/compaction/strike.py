@@ -20,6 +20,7 @@ from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import call_signature
 from langgraph_compact.compaction.outputs import ANSWER_JOIN, answer_value
+from langgraph_compact.compaction.qualifiers import crossed
 from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.sentences import unasserted
@@ -43,6 +44,7 @@ __all__ = [
     "elide",
     "evicted_values",
     "item_statement",
+    "own_key",
     "remainder",
     "restated",
     "said_order",
@@ -89,22 +91,46 @@ def elide(item: SummaryItem, values: Sequence[str]) -> SummaryItem | None:
 
 def remainder(old: SummaryItem, gone: Sequence[str], new: SummaryItem) -> SummaryItem | None:
     """What a person's statement ``old`` still says once ``new`` made its ``gone`` values stale:
-    ``old`` without them, and without any value of a shape ``new`` states anew, when a
+    ``old`` without them, and without a value ``new`` states anew under the same word, when a
     value it stated outside its key is left ("Deploy to eu-west-1 at … with build v2.3.1"
     after the time's correction; not "Gate A1 boarding time is …"); else None. A
     correction of one value is not a reason to lose the others said with it."""
     if not states_a_value(old) or old.origin not in ("human", "summary"):
         return None  # what a person said; a tool's or the assistant's line goes whole
     was, now = item_statement(old), item_statement(new)
-    mine = {old.text[a:b] for a, b in value_spans(old.text)}  # its values, token by token
-    said = {new.text[a:b] for a, b in value_spans(new.text)}
-    also = [v for v in mine - said if any(comparable(v, w) for w in said - mine)]
-    rest = elide(old, [*gone, *also])
+    mine = {old.text[a:b]: _named_by(old.text, a) for a, b in value_spans(old.text)}
+    said = {new.text[a:b]: _named_by(new.text, a) for a, b in value_spans(new.text)}
+    also = [  # "build v2.3.1" under "build v2.4.0"; not "rollback at 10:00" under "deploy at"
+        v
+        for v, word in mine.items()
+        if v not in said
+        and any(comparable(v, w) and word and word == by for w, by in said.items() if w not in mine)
+    ]
+    restated = value_tokens(now.values)  # "UTC" of a stale "09:00 UTC" is still said
+    rest = elide(old, [v for v in (*gone, *also) if v.casefold() not in restated])
     if rest is None or rest is old:
         return None
-    struck = value_tokens([*gone, *also]) | value_tokens(now.values)
+    struck = value_tokens([*gone, *also]) | restated
     kept = value_tokens(was.values) - struck
     return rest if any(t in rest.text.casefold() for t in kept) else None
+
+
+def own_key(held: SummaryItem | None, item: SummaryItem) -> str | None:
+    """The key of ``item`` when it names another thing than ``held``, the item under the
+    same key (their ``qualifiers`` cross): the key and what names it apart (``fact:flight
+    @bob``), the same in every merge, so Bob's next flight replaces Bob's."""
+    if held is None or not states_a_value(held) or not states_a_value(item):
+        return None
+    mine, theirs = item_statement(item).qualifiers, item_statement(held).qualifiers
+    if not crossed(mine, theirs):
+        return None
+    return f"{item.key} {' '.join(sorted(mine - theirs))}"
+
+
+def _named_by(text: str, at: int) -> str:
+    """The content word nearest before ``at`` (folded; "" when none): what a value is of."""
+    words = re.findall(r"[^\W\d_]{2,}", text[max(0, at - 60) : at])
+    return next((w.casefold() for w in reversed(words) if not tx.function_words_only(w)), "")
 
 
 _STATEMENT_KINDS = frozenset(

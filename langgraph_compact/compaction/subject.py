@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,11 +32,9 @@ __all__ = [
     "answer",
     "compatible",
     "index_words",
-    "moved_values",
     "same_subject",
     "statement",
     "superseded_values",
-    "tied",
     "value_tokens",
 ]
 
@@ -280,10 +278,11 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
     """The values of ``old`` that the later statement ``new`` makes stale (empty: it
     supersedes nothing of it); only those it marks stale unless ``implicit``, and none
     when their keys name two things (``qualifiers.crossed``)."""
+    said = value_tokens(new.values)  # "UTC" restated in "11:00 UTC" is not stale
     marked = new.folded_stale & old.folded
     if not marked and new.stale:  # "12.947°S / 24.304°W" marked, its two tokens stated
         named = value_tokens(new.stale)
-        marked = frozenset(v.casefold() for v in old.values if value_tokens([v]) <= named)
+        marked = frozenset(v.casefold() for v in old.values if value_tokens([v]) <= named - said)
     if marked:
         return tuple(v for v in old.values if v.casefold() in marked)
     if (
@@ -300,7 +299,9 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
     if old.main and new.main:  # both assert a value: compare what they assert
         gone = [v for v in old.main if v.casefold() not in shared] or gone
         came = [v for v in new.main if v.casefold() not in shared] or came
-    return tuple(v for v in gone if any(comparable(v, w) for w in came))
+    return tuple(
+        v for v in gone if not value_tokens([v]) <= said and any(comparable(v, w) for w in came)
+    )
 
 
 def _tied(new: Statement, old: Statement) -> bool:
@@ -311,39 +312,3 @@ def _tied(new: Statement, old: Statement) -> bool:
     X")."""
     keyed = new.subject == old.subject and not (new.names or old.names)
     return bool(new.subject) and (keyed or (new.changes and new.subject <= old.subject))
-
-
-def moved_values(
-    new: Statement, old: Statement, said: frozenset[str] = frozenset()
-) -> tuple[str, ...]:
-    """The values of ``old`` that ``new``, a later statement saying something changed,
-    names again beside a new value of the same shape: "switch from X to Y", "go with Y
-    over X", "X was a mistake, it's Y", whatever the words. Which of the two is old is
-    read from what was said before, not from the phrasing: the old value was said in
-    ``old``, the new one in nothing earlier (``said``: value tokens stated before), and
-    the sentence ties the two ("X and Y" does not).
-
-    >>> old = statement("The billing owner is Harlow.")
-    >>> moved_values(statement("Switch from Harlow to Brennan."), old)
-    ('Harlow',)
-    >>> moved_values(statement("Harlow and Brennan both review it."), old)
-    ()
-    """
-    if not new.changes:
-        return ()
-    now, before = value_tokens(new.values), value_tokens(old.values)
-    came = [v for v in new.values if not value_tokens([v]) <= before | said]
-
-    return tuple(
-        v
-        for v in old.values
-        if value_tokens([v]) <= now
-        and v.casefold() not in new.folded_stale
-        and any(comparable(v, w) and tied(new, [v], [w]) for w in came)
-    )
-
-
-def tied(found: Statement, these: Iterable[str], those: Iterable[str]) -> bool:
-    """Whether the sentence of ``found`` ties a value token of ``these`` to one of ``those``."""
-    mine, theirs = value_tokens(these), value_tokens(those)
-    return any(frozenset((x, y)) in found.links for x in mine for y in theirs)

@@ -18,8 +18,9 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import Candidate
+from langgraph_compact.compaction.moves import tied
 from langgraph_compact.compaction.shapes import comparable
-from langgraph_compact.compaction.subject import statement, tied
+from langgraph_compact.compaction.subject import statement
 from langgraph_compact.messages import message_text
 
 __all__ = [
