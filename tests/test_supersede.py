@@ -283,7 +283,10 @@ def _summary_after(said: str, later: list[BaseMessage], budget: int) -> str:
 
 
 TWO_THINGS = {  # keys told apart by a short word, a number, an owner, an acronym
-    "short word": ("The staging db host is db-1.internal.", "The staging cache host is cache-7."),
+    "short word": (
+        "The staging db host is db-1.internal.",
+        "The staging cache host is cache-7.internal.",
+    ),
     "number": ("Room 12 is booked for 14:00.", "Room 14 is booked for 16:00."),
     "owner": ("Alice's flight is LH 1234 at 09:10.", "Bob's flight is LH 1236 at 11:40."),
     "acronym": ("The EU region is eu-west-1.", "The US region is us-east-1."),

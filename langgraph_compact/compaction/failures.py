@@ -57,7 +57,8 @@ _ERROR_PATTERNS = [
     ),
     # log lines at error level, and what shells and tools print when they fail
     re.compile(
-        r"^\W{0,3}(?:\S+\s+){0,3}?\[?(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ERR)\]?(?:[:\s\]]|-(?![\w-]*\.[A-Za-z]))|"
+        r"^\W{0,3}(?:\S+\s+){0,3}?\[?(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ERR)\]?"
+        r"(?:[:\s\]]|-(?![\w-]*\.[A-Za-z]))|"  # not a name: "error-10.internal"
         r"\blevel=(?:error|fatal|critical)\b|^(?:fatal|panic|error):\s|npm ERR!|"
         r"command not found|No such file or directory|Permission denied|Segmentation fault|"
         r"core dumped|\bOOMKilled\b|\bout of memory\b|\bconnection refused\b|\btimed out\b",

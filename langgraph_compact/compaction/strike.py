@@ -92,7 +92,7 @@ def elide(item: SummaryItem, values: Sequence[str]) -> SummaryItem | None:
 def remainder(old: SummaryItem, gone: Sequence[str], new: SummaryItem) -> SummaryItem | None:
     """What a person's statement ``old`` still says once ``new`` made its ``gone`` values stale:
     ``old`` without them, and without a value ``new`` states anew under the same word, when a
-    value it stated outside its key is left ("Deploy to eu-west-1 at … with build v2.3.1"
+    value it stated outside its key is left ("Deploy to eu-west-1 at … UTC with build v2.3.1"
     after the time's correction; not "Gate A1 boarding time is …"); else None. A
     correction of one value is not a reason to lose the others said with it."""
     if not states_a_value(old) or old.origin not in ("human", "summary"):
