@@ -13,8 +13,8 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from langgraph_compact.compaction import extract_items
+from langgraph_compact.compaction.cues import goal_change
 from langgraph_compact.compaction.parse import classify
-from langgraph_compact.compaction.patterns import goal_change
 
 RNG = random.Random(23)
 

@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.compaction import Section, extract_items
 from langgraph_compact.compaction import text as p
+from langgraph_compact.compaction.candidates import SALIENCE
 from langgraph_compact.compaction.json_output import json_facts
 
 RNG = random.Random(7)
@@ -435,6 +436,27 @@ def test_a_structured_log_states_its_values_under_their_keys() -> None:
     assert json_facts(f"{log}\nrollout done") is None  # not every line a document
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        "2025-10-14 21:02:12 INFO  ",
+        "[2025-10-14T21:02:12Z] [info] ",
+        "21:02:12.481 WARN ",
+        "Oct 14 21:02:12 DEBUG ",
+        "NOTICE: ",
+    ],
+)
+def test_a_log_line_states_its_fact_after_its_header(head: str) -> None:
+    key = f"{_word(5)} {RNG.choice(['target', 'region', 'owner'])} locked"
+    value = f"{_word(1).upper()}{RNG.randint(1000, 9999)}-{RNG.randint(1000, 9999)}"
+    lines = [f"{head}gate open", f"{head}{key}: {value} (airmass 1.21)", f"{head}slew started"]
+    facts = [i.text for _, i in _tool("\n".join(lines)) if i.kind == "fact"]
+    # the header is left out, visibly where it was cut: what the line states is shown
+    shown = f"{key}: {value}" if head == "NOTICE: " else f"\u2026 {key}: {value}"
+    assert any(f.startswith(shown) for f in facts), (lines, facts)
+    assert not any(f.startswith(head.strip()) for f in facts if head != "NOTICE: "), facts
+
+
 @pytest.mark.parametrize("wrap", [False, True])
 def test_an_output_that_is_one_value_answers_its_call(wrap: bool) -> None:
     value = "".join(RNG.choice("0123456789abcdef") for _ in range(12)) + "a1"
@@ -459,6 +481,11 @@ def test_an_output_that_is_one_value_answers_its_call(wrap: bool) -> None:
         "Retry succeeded after first attempt failed with a timeout",
         "Now error-10.internal:10 serves the queue",  # a host named "error-…"
         "fatal-7.example.org replied in 12 ms",
+        "12 passed, 0 failed, 3 skipped",
+        "expired: 0\nrejected: 0",
+        "DO NOT re-run the same failed edit command.",
+        "Some tests failed - this shows the bug exists",  # names nothing that failed
+        '    raise LoadError("Loading {name} failed with: {error}")',
     ],
 )
 def test_lines_that_only_mention_a_failure_are_not_errors(output: str) -> None:
@@ -499,3 +526,81 @@ def test_a_two_letter_field_states_its_value_and_supersedes_no_other_output(fiel
     assert facts[f"fact:{field}={value}"] == f"{field}: {value}", facts
     prose = _tool("Already up to date? no: fast-forward 14 commits\nok: 5 tests ran")
     assert not [i for _, i in prose if (i.key or "").startswith(("fact:no", "fact:ok"))]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{{"title": "invalid", "status": 422, "detail": "BIC {v} is unknown"}}',
+        '{{"ok": false, "errors": [{{"field": "id", "value": "{v}", "msg": "unknown id"}}]}}',
+        '{{"error": {{"code": 403, "message": "{v} may not write here"}}}}',
+        '{{"status": "failed", "reason": "quota of {v} exhausted"}}',
+    ],
+)
+def test_a_json_body_that_reports_a_failure_is_an_error(body: str) -> None:
+    value = f"{_word(4).upper()}{RNG.randint(10, 99)}{_word(3).upper()}"
+    items = _tool(f"HTTP/1.1 200 OK\ncontent-type: application/json\n\n{body.format(v=value)}")
+    assert any(i.kind == "error" and value in i.text for _, i in items), _texts(items)
+    assert any(i.kind == "blocked" for _, i in items), _texts(items)
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"errors": [], "id": "AB-1234"}', '{"status": "ok", "message": "Created AB-1234"}'],
+)
+def test_a_json_body_with_no_failure_is_no_error(body: str) -> None:
+    items = _tool(body)
+    assert not any(i.kind in ("error", "blocked") for _, i in items), _texts(items)
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "FAIL src/{w}/post.test.ts\n  ● posts a batch\n    Expected: 400\n    Received: 201",
+        "--- FAIL: TestPost (0.00s)\nFAIL\tgithub.com/acme/{w}/post\t0.012s",
+    ],
+)
+def test_a_test_runner_failing_a_file_or_package_is_blocked(output: str) -> None:
+    name = _word()
+    items = _tool(output.format(w=name))
+    assert any(i.kind == "error" and name in i.text for _, i in items), _texts(items)
+    assert any(i.kind == "blocked" for _, i in items), _texts(items)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "s3://{w}-384/stems/2025/part-39901.parquet",
+        "sftp://edi@{w}.example:2222/inbound/CTI_464251.edi",
+        "https://{w}.example/v2/files/8457-ikq?rev=8",
+    ],
+)
+def test_a_location_the_assistant_names_by_url_ranks_as_a_path(url: str) -> None:
+    shown = url.format(w=_word())
+    said = f"(For reference, the intermediate export lives at {shown}.)"
+    items = extract_items(AIMessage(said, id="a"), 5, {})
+    assert any(shown in i.text and i.salience >= SALIENCE["ai.path"] for _, i in items), items
+    plain = extract_items(
+        AIMessage("The docs are at https://docs.example.com today.", id="b"), 5, {}
+    )
+    assert all(i.salience < SALIENCE["ai.path"] for _, i in plain), plain
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "ssh: connect to host {v} port 22: No route to host",
+        "Authentication failed for user '{v}'",
+        'The Deployment "{v}" is invalid: spec.template.spec.containers[0].image: Required value',
+        "Cannot connect to the Docker daemon at unix:///run/{v}.sock. Is the daemon running?",
+        "Request rejected: rate limit of 600/min exceeded for key {v}",
+        "certificate for {v}.example expired on 2024-04-30",
+        "Unable to open database file /var/lib/{v}/state.db",
+        "1 out of 1 hunk FAILED -- saving rejects to file {v}.rej",
+    ],
+)
+def test_a_failure_said_in_words_is_an_error(output: str) -> None:
+    name = f"{_word()}-{RNG.randint(1, 99)}"  # what failed is named: a host, a file, a key
+    items = _tool(output.format(v=name))
+    assert any(i.kind == "error" and name in i.text for _, i in items), _texts(items)
+    assert any(i.kind == "blocked" for _, i in items), _texts(items)

@@ -18,6 +18,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
+from langgraph_compact.compaction import cues
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.calls import arg_items, quotes_json_in_prose, written_call_items
@@ -46,6 +47,7 @@ from langgraph_compact.compaction.readback import parse_rendered_summary, transc
 from langgraph_compact.compaction.rerun import call_key
 from langgraph_compact.compaction.sentences import (
     listed,
+    locates,
     prose_sentences,
     says_something,
     unasserted,
@@ -61,7 +63,7 @@ from langgraph_compact.compaction.turns import (
 )
 from langgraph_compact.messages import message_text
 
-__all__ = ["extract_items", "next_steps"]
+__all__ = ["extract_items"]
 
 
 def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterator[Candidate | None]:
@@ -69,21 +71,21 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
     sentence = src.text[a:b]
     whole = src.slice(a, b)
     mid, human = src.id, role == "human"
-    cues = classify(sentence) if human else None
-    if cues in ("constraint", "preference", "safety"):
+    rule = classify(sentence) if human else None
+    if rule in ("constraint", "preference", "safety"):
         yield item(
             Section.CONSTRAINTS,
             whole,
             mid,
             seq,
             key=f"constraint:{tx.norm(sentence)[:80]}",
-            kind=cues,
+            kind=rule,
             salience=1.0,
             pinned=True,
             origin=role,
         )
         return  # an instruction, not a fact: its words are not values to keep apart
-    if human and p.goal_change(sentence):
+    if human and cues.goal_change(sentence):
         yield item(
             Section.GOAL,
             whole,
@@ -102,8 +104,8 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
     marks = stale_spans(sentence) if asserted else []
     stale = tuple(dict.fromkeys(sentence[s.start : s.end].strip() for s in marks))
     clauses = [(s.clause_start, s.clause_end) for s in marks]
-    decides = p.DECIDED.search(sentence) or (
-        p.DECISION.search(sentence) and p.REASON.search(sentence)
+    decides = cues.DECIDED.search(sentence) or (
+        cues.DECISION.search(sentence) and cues.REASON.search(sentence)
     )
     if decides and asserted:
         yield item(
@@ -156,7 +158,7 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             yield file_item(
                 Section.FILES_READ, src.quote(path, a), mid, seq, SALIENCE["ai.path"], role
             )
-    if facts or stale or cues:
+    if facts or stale or rule:
         return
     frame = tx.TRACEBACK_FRAME.match(sentence)  # a pasted stack frame: no file to work on
     if human and not frame:
@@ -241,6 +243,11 @@ def _text_items(
                       key=f"said:{tx.norm(sentence)[:60]}", kind="note",
                       salience=weight, origin=role)]
             )  # fmt: skip
+        if role == "ai" and locates(sentence):  # where something is, at a host: a path
+            weight = SALIENCE["ai.path"]
+            found = [
+                (s, i.model_copy(update={"salience": max(i.salience, weight)})) for s, i in found
+            ]
         out.extend(found)
     if chat:
         out = one_turn(out, said_at, [src.text[a:b] for a, b, _ in spans], wrong)
@@ -306,41 +313,3 @@ def extract_items(
         signature = call_signature(answered) if answered else Quote(str(message.name))
         return tool_items(message, mid, seq, signature, call_key(answered) if answered else "")
     return []
-
-
-def next_steps(
-    message: AIMessage, seq: int, answered: frozenset[str] = frozenset()
-) -> list[Candidate]:
-    """In-progress and next-step items from the latest assistant message.
-
-    What it says it is doing is in progress; a call of it is "running" only while its
-    result is not in ``answered`` (a call that returned is done, not in progress).
-    """
-    mid = message.id or ""
-    src = Source(mid, message_text(message))
-    found = [  # "Now let me test again:" only leads in to a command: it says nothing
-        (a, b)
-        for a, b, _ in prose_sentences(src.text, 0, len(src.text))
-        if not tx.is_junk(s := src.text[a:b]) and not s.rstrip().endswith(":")
-    ]
-    out: list[Candidate | None] = []
-
-    def add(section: Section, text: Quote, key: str, kind: str) -> None:
-        out.append(
-            item(section, text, mid, seq, key=key, kind=kind, salience=SALIENCE[kind], origin="ai")
-        )
-
-    for call in message.tool_calls:
-        if (call.get("id") or "") not in answered:
-            add(
-                Section.IN_PROGRESS,
-                "running " + call_signature(call),
-                f"progress:{call.get('id')}",
-                "progress",
-            )
-    if found:
-        add(Section.IN_PROGRESS, src.slice(*found[0]), "progress:text", "progress")
-    for a, b in found[1:]:
-        if p.NEXT.search(src.text[a:b]):
-            add(Section.NEXT_STEPS, src.slice(a, b), f"next:{tx.norm(src.text[a:b])[:60]}", "next")
-    return present(out)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from langgraph_compact.compaction.quote import naming
-from langgraph_compact.compaction.text import TRACEBACK_HEADER, content_words, is_code_line
+from langgraph_compact.compaction.quote import naming, values
+from langgraph_compact.compaction.text import TRACEBACK_HEADER, content_words, is_code_line, is_name
 
-__all__ = ["error_lines", "exit_status", "is_diagnostic", "telling"]
+__all__ = ["error_lines", "exit_status", "is_diagnostic", "reported_at", "telling"]
 
 _EXCEPTION_LINE = re.compile(
     r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b(?::.*)?$"
@@ -33,13 +33,69 @@ _DIAGNOSTICS = [
 """An exception's message line and a compiler's or linter's diagnostic: a line that is an
 error, whatever words it uses ("the operator prohibited in index expressions")."""
 
+_JSON_FAILURE = re.compile(
+    r'"(?:errors?|error_(?:description|message)|detail|fault)"\s*:\s*(?:"[^"]|\[\s*[{"]|\{)|'
+    r'"(?:ok|success)"\s*:\s*false\b|"status"\s*:\s*"(?:error|fail(?:ed|ure)?)"',
+    re.IGNORECASE,
+)
+"""A JSON body reporting a failure (an API's answer): an error object or message, a
+problem's detail, ``"ok": false``. Code-like as it is, it is an error line."""
+
+
+def reported_at(line: str) -> int:
+    """Where a JSON body's failure report starts in ``line`` (0: the line is not one): what
+    an error item shows of it (``"detail": "BIC X is unknown"``), not the fields before."""
+    m = _JSON_FAILURE.search(line)
+    return m.start() if m is not None and is_code_line(line) else 0
+
+
+_FAILED = re.compile(
+    r"^[^\w'\"]{0,3}(?:\(error\)\s|(?:cannot|can't|could not|couldn't|unable to|refusing to)\s)|"
+    r"(?<!\d )\b(?:failed|denied|refused|rejected|unreachable|expired|exceeded|forbidden)\b"
+    r"(?=\s*$|\s*[.,;!()\[]|:(?!\s*\d)|\s+--?\s|\s+(?:for|on|at|to|with|in|by|because|due|after|"
+    r"while|when|from)\b)|\b(?:is|are) (?:invalid|not allowed|not permitted)\b|\bno route to\b",
+    re.IGNORECASE,
+)
+"""A failure said in words, whatever the tool: what cannot be done ("Unable to open X",
+"Cannot connect to X"), or what failed, was denied, refused, rejected, expired or was
+exceeded ("Authentication failed for user X", "Quota exceeded for X"); not a count ("0
+failed"), a column's name ("expired: 0") or a word before a noun ("the failed edit")."""
+
+
+_QUOTED_NAME = re.compile(r"(['\"])[^'\"\s]{2,80}\1")
+"""A name between quotes: what a failure names when it is a word (``'etl'``)."""
+
+_LABEL = (
+    "(?:note|info|debug|hint|tip|description|title|summary|status|result|comment|message|"
+    "reason|details?|warning)"
+)
+"""What opens a line that describes or advises (``Description: …``), not one that fails."""
+_NOT_FAILED = re.compile(rf"^{_LABEL}\b|\b(?:succeeded|successfully|passed|recovered)\b", re.I)
+
+
+def _says_failed(line: str) -> bool:
+    """Whether ``line`` says a failure in words (``_FAILED``): not inside a string literal
+    (a message template in code, ``"Loading {x} failed with:"``), not in a description
+    or a line saying what succeeded ("Retry succeeded after the first attempt failed"),
+    and naming what failed: a path, a host, an id, a quoted name ("Unable to open
+    /var/lib/x.db", "failed for user 'etl'"); a line naming nothing or only a count ("Some
+    tests failed", "FAILED (errors=1)") says less than the lines around it, and at a small
+    cap it would crowd them out."""
+    m = _FAILED.search(line)
+    if m is None or line[:1] in "'\"" or line[: m.start()].count('"') % 2:
+        return False
+    named = any(is_name(v) for v in values(line)) or _QUOTED_NAME.search(line) is not None
+    return named and not _NOT_FAILED.search(line)
+
+
 _ERROR_PATTERNS = [
     *_DIAGNOSTICS,
     # test runners
     re.compile(
         r"^(?:FAILED|ERROR)\s+\S+(?:::|\s-\s)|^--- FAIL: |^not ok \d+|^\s*[✗✕×]\s|"
         r"\b[1-9]\d* (?:failed|errors?)\b|^E\s{2,}\S|\bTests?: .*\b[1-9]\d* failed\b|"
-        r"^(?:FAIL|ERROR): \w",
+        # unittest's "FAIL: test_x"; jest's, vitest's and go's "FAIL" and the file or package
+        r"^(?:FAIL|ERROR): \w|^FAIL\s+\S*[./]\S*",
     ),
     # HTTP statuses
     re.compile(
@@ -49,6 +105,7 @@ _ERROR_PATTERNS = [
         r"Method Not Allowed|Unprocessable)",
         re.IGNORECASE,
     ),
+    _JSON_FAILURE,
     # exit statuses
     re.compile(
         r"\bexit(?:ed)?(?: with)? (?:code|status)\W{0,3}[1-9]\d*\b|\bnon-zero exit status\b|"
@@ -69,8 +126,7 @@ _ERROR_PATTERNS = [
     # make's "***", a bracketed level ("[E 240501 12:00]"), "X failed: why", and what a
     # shell prints for a process a signal ended
     re.compile(
-        r"^(?!(?:note|info|debug|hint|tip|description|title|summary|status|result|comment|"
-        r"message|reason|details?|warning)\b)[a-z][\w.+-]{0,29}(?:\[\d+\])?: (?:[^\s:]+: )?"
+        rf"^(?!{_LABEL}\b)[a-z][\w.+-]{{0,29}}(?:\[\d+\])?: (?:[^\s:]+: )?"
         r"(?:\S+ ){0,3}?(?i:not found|cannot|can't|could not|couldn't|unable to|failed|denied|"
         r"no such|invalid|missing|unrecognized)\b|"
         r"^E: \S|^make(?:\[\d+\])?: \*\*\*|^\[[EF] \d|\b[Ff]ailed: \S|^[Ff]ailed (?:to|with)\b|"
@@ -122,9 +178,10 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
         line = raw.strip()
         if not line or len(line) > 400 or TRACEBACK_HEADER.match(line):
             continue
-        if is_code_line(raw) and not _EXCEPTION_LINE.match(line):
+        if is_code_line(raw) and not (_EXCEPTION_LINE.match(line) or _JSON_FAILURE.search(line)):
             continue
-        if any(p.search(line) for p in _ERROR_PATTERNS) and content_words(line) >= 1:
+        failure = any(p.search(line) for p in _ERROR_PATTERNS) or _says_failed(line)
+        if failure and content_words(line) >= 1:
             found.pop(line, None)
             found[line] = None
     return list(found)[-limit:]

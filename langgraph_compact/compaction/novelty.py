@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction import cues
 from langgraph_compact.compaction.candidates import SALIENCE, Candidate
 from langgraph_compact.compaction.quote import values
 from langgraph_compact.compaction.sentences import unasserted
@@ -85,4 +85,4 @@ def _plans(item: SummaryItem) -> bool:
     """Whether an assistant's sentence says what it will do or chose (``DECISION``), not
     what it asks or might do (``unasserted``)."""
     said = item.text.rstrip()
-    return item.origin == "ai" and not unasserted(said) and bool(p.DECISION.search(said))
+    return item.origin == "ai" and not unasserted(said) and bool(cues.DECISION.search(said))

@@ -22,7 +22,7 @@ from langgraph_compact.compaction.candidates import (
     item,
     present,
 )
-from langgraph_compact.compaction.failures import error_lines, exit_status, telling
+from langgraph_compact.compaction.failures import error_lines, exit_status, reported_at, telling
 from langgraph_compact.compaction.json_output import json_facts, json_quote
 from langgraph_compact.compaction.printed import value_lines
 from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, naming
@@ -167,7 +167,7 @@ def _output(
         out.append(
             item(
                 Section.CRITICAL,
-                _quote_line(src, error, lo, hi),
+                _error_quote(src, error, lo, hi),
                 mid,
                 seq,
                 key=f"error:{tx.shape(error)[:80]}",
@@ -231,6 +231,14 @@ def _output(
             file_item(Section.FILES_READ, src.quote(path, lo), mid, seq, SALIENCE["tool.path"])
         )
     return present(out), found
+
+
+def _error_quote(src: Source, line: str, lo: int, hi: int) -> Quote | None:
+    """The error ``line`` quoted; a JSON body from its failure report on."""
+    shown = _quote_line(src, line, lo, hi)
+    if shown is not None and (at := reported_at(line)):
+        return f"{ELLIPSIS} " + shown.without([(0, at)])
+    return shown
 
 
 def _quote_line(src: Source, line: str, lo: int, hi: int) -> Quote | None:
@@ -306,7 +314,7 @@ def tool_items(
     outcome: Candidate | None
     if failed:
         # The error itself is a Critical Context item: the progress line only points at it.
-        shown = _quote_line(src, failed, 0, len(src.text))
+        shown = _error_quote(src, failed, 0, len(src.text))
         if shown is None:
             return out
         outcome = item(

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 
+from langgraph_compact.compaction import cues
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import Candidate
@@ -57,12 +58,12 @@ def classify(text: str) -> str | None:
     said = [
         c
         for c in _CLAUSE.split(text)
-        if c.strip() and not (p.REQUEST.search(c) and not p.ADDRESSED.search(c))
+        if c.strip() and not (cues.REQUEST.search(c) and not cues.ADDRESSED.search(c))
     ]
     for kind, cue in (
-        ("preference", p.PREFERENCE),
-        ("safety", p.SAFETY),
-        ("constraint", p.CONSTRAINT),
+        ("preference", cues.PREFERENCE),
+        ("safety", cues.SAFETY),
+        ("constraint", cues.CONSTRAINT),
     ):
         if any(cue.search(c) for c in said):
             return kind

@@ -11,10 +11,17 @@ from __future__ import annotations
 import re
 
 from langgraph_compact.compaction import text as tx
-from langgraph_compact.compaction.patterns import DECIDED
+from langgraph_compact.compaction.cues import DECIDED
 from langgraph_compact.compaction.quote import value_spans
 
-__all__ = ["LISTING_MIN_NAMES", "listed", "prose_sentences", "says_something", "unasserted"]
+__all__ = [
+    "LISTING_MIN_NAMES",
+    "listed",
+    "locates",
+    "prose_sentences",
+    "says_something",
+    "unasserted",
+]
 
 _FENCE = re.compile(r"```.*?```", re.DOTALL)  # closed fences only: a clip may cut one
 
@@ -127,3 +134,13 @@ def unasserted(sentence: str) -> bool:
     if first is None:
         return False  # a possibility with no value after it ("…; it would be late")
     return _CLAUSE.search(said, possible.end(), first) is None
+
+
+_LOCATION = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s/'\"<>]+/[^\s'\"<>()]*[^\s'\"<>().,;:!?]", re.I)
+
+
+def locates(sentence: str) -> bool:
+    """Whether ``sentence`` names where something is by a URL with a path
+    (``s3://bucket/stems/part-7.parquet``, ``sftp://edi@host:2222/in/a.edi``,
+    ``https://host/v2/files/8457``): a location, as a file's path is, whatever the scheme."""
+    return bool(_LOCATION.search(sentence))

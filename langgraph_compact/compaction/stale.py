@@ -13,7 +13,7 @@ import itertools
 import re
 from typing import NamedTuple
 
-from langgraph_compact.compaction.patterns import CORRECTION
+from langgraph_compact.compaction.cues import CORRECTION
 from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.shapes import compatible, value_groups
 from langgraph_compact.compaction.text import content_words, function_words_only, specificity

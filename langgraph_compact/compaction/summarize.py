@@ -20,10 +20,11 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import Candidate
-from langgraph_compact.compaction.extract import extract_items, next_steps
+from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.novelty import message_values, raise_novel
 from langgraph_compact.compaction.quote import Quote, Source
+from langgraph_compact.compaction.steps import next_steps
 from langgraph_compact.compaction.summary import RunningSummary, Section, SummaryItem
 from langgraph_compact.messages import message_text
 
