@@ -22,10 +22,14 @@ from langgraph_compact.compaction.summarize import (
     extract_span,
 )
 from langgraph_compact.compaction.summary import Section
+from langgraph_compact.compaction.text import function_words_only
 from langgraph_compact.tokens import TokenCounter
 
 COUNTER = TokenCounter()
-word = st.text("abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=9)
+# a word naming a thing: a pronoun ("them", "this") names nothing a setting is about
+word = st.text("abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=9).filter(
+    lambda w: not function_words_only(w)
+)
 port = st.integers(1025, 65000)
 value = st.one_of(
     st.builds(lambda h, m: f"{h:02d}:{m:02d}", st.integers(0, 23), st.integers(0, 59)),

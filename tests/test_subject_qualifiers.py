@@ -20,13 +20,17 @@ from langchain_core.messages import HumanMessage
 from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.subject import statement, superseded_values
+from langgraph_compact.compaction.text import function_words_only
 
 _FUNCTION = frozenset(
     "the and are was has had not now new old was for its but can all any own use set was "
     "one out off per via who why how too yes no an as at be by do if in is it of on or so to "
-    "up us we my me he she his her our you".split()
+    "up us we my me he she his her our you than rather instead still really please note fyi "
+    "got current currently actually correct sorry wrong typo meant update".split()
+)  # and the words a correction is said with: none of them names what it is about
+_word = st.text(string.ascii_lowercase, min_size=3, max_size=8).filter(
+    lambda w: w not in _FUNCTION and not function_words_only(w)
 )
-_word = st.text(string.ascii_lowercase, min_size=3, max_size=8).filter(lambda w: w not in _FUNCTION)
 _qualifier = st.one_of(
     _word,
     st.text(string.ascii_uppercase, min_size=2, max_size=3).filter(  # DB, EU, API

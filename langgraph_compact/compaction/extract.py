@@ -243,11 +243,12 @@ def _text_items(
                       key=f"said:{tx.norm(sentence)[:60]}", kind="note",
                       salience=weight, origin=role)]
             )  # fmt: skip
-        if role == "ai" and locates(sentence):  # where something is, at a host: a path
-            weight = SALIENCE["ai.path"]
+        if role == "ai" and locates(sentence) and not unasserted(sentence):
+            weight = SALIENCE["ai.path"]  # where something is stored: a path at a host
             found = [
-                (s, i.model_copy(update={"salience": max(i.salience, weight)})) for s, i in found
-            ]
+                (s, i.model_copy(update={"salience": max(i.salience, weight)}))
+                if locates(i.text) else (s, i) for s, i in found
+            ]  # fmt: skip
         out.extend(found)
     if chat:
         out = one_turn(out, said_at, [src.text[a:b] for a, b, _ in spans], wrong)

@@ -33,25 +33,32 @@ _DIAGNOSTICS = [
 """An exception's message line and a compiler's or linter's diagnostic: a line that is an
 error, whatever words it uses ("the operator prohibited in index expressions")."""
 
-_JSON_FAILURE = re.compile(
-    r'"(?:errors?|error_(?:description|message)|detail|fault)"\s*:\s*(?:"[^"]|\[\s*[{"]|\{)|'
-    r'"(?:ok|success)"\s*:\s*false\b|"status"\s*:\s*"(?:error|fail(?:ed|ure)?)"',
-    re.IGNORECASE,
+_JSON_ERROR = re.compile(
+    r'"(?:errors?|error_(?:description|message)|fault)"\s*:\s*(?:"[^"\s]|\[\s*[{"]|\{\s*")|'
+    r'"(?:ok|success)"\s*:\s*false\b'
 )
-"""A JSON body reporting a failure (an API's answer): an error object or message, a
-problem's detail, ``"ok": false``. Code-like as it is, it is an error line."""
+_JSON_DETAIL = re.compile(r'"detail"\s*:\s*"[^"\s]')
+_JSON_ERROR_STATUS = re.compile(r'"status"\s*:\s*[45]\d\d\b')
 
 
-def reported_at(line: str) -> int:
-    """Where a JSON body's failure report starts in ``line`` (0: the line is not one): what
-    an error item shows of it (``"detail": "BIC X is unknown"``), not the fields before."""
-    m = _JSON_FAILURE.search(line)
-    return m.start() if m is not None and is_code_line(line) else 0
+def reported_at(line: str) -> int | None:
+    """Where a one-line JSON document reporting a failure (an API's answer) has its report,
+    or None: a non-empty error object, list or message, ``"ok": false``, a problem's
+    detail beside a 4xx/5xx status. What an error item shows of it starts there
+    (``… "detail": "BIC X is unknown"``). Code that builds such a body (``return {"ok":
+    False, …}``, ``jsonify({"error": …})``) is no document, and no failure."""
+    if not line.lstrip().startswith("{"):
+        return None
+    found = _JSON_ERROR.search(line)
+    if found is None and _JSON_ERROR_STATUS.search(line):
+        found = _JSON_DETAIL.search(line)
+    return found.start() if found is not None else None
 
 
 _FAILED = re.compile(
     r"^[^\w'\"]{0,3}(?:\(error\)\s|(?:cannot|can't|could not|couldn't|unable to|refusing to)\s)|"
-    r"(?<!\d )\b(?:failed|denied|refused|rejected|unreachable|expired|exceeded|forbidden)\b"
+    r"(?<!(?<![\w.:])\d )\b(?:failed|denied|refused|rejected|unreachable|expired|exceeded|"
+    r"forbidden)\b"
     r"(?=\s*$|\s*[.,;!()\[]|:(?!\s*\d)|\s+--?\s|\s+(?:for|on|at|to|with|in|by|because|due|after|"
     r"while|when|from)\b)|\b(?:is|are) (?:invalid|not allowed|not permitted)\b|\bno route to\b",
     re.IGNORECASE,
@@ -62,6 +69,14 @@ exceeded ("Authentication failed for user X", "Quota exceeded for X"); not a cou
 failed"), a column's name ("expired: 0") or a word before a noun ("the failed edit")."""
 
 
+_SUCCEEDED = re.compile(
+    r"<returncode>0</returncode>|\b(?:exit(?:ed)?(?: with)? (?:code|status)|return(?:ed)? code)"
+    r"\W{0,3}0\b",
+    re.IGNORECASE,
+)
+"""An exit status of 0 the output reports: what it says in words is not its failure."""
+_WORDS_LINES = 3
+"""How many last lines of an output may say its failure in words (``_says_failed``)."""
 _QUOTED_NAME = re.compile(r"(['\"])[^'\"\s]{2,80}\1")
 """A name between quotes: what a failure names when it is a word (``'etl'``)."""
 
@@ -69,8 +84,15 @@ _LABEL = (
     "(?:note|info|debug|hint|tip|description|title|summary|status|result|comment|message|"
     "reason|details?|warning)"
 )
-"""What opens a line that describes or advises (``Description: …``), not one that fails."""
-_NOT_FAILED = re.compile(rf"^{_LABEL}\b|\b(?:succeeded|successfully|passed|recovered)\b", re.I)
+"""What opens a line that describes or advises, not a program's own diagnostic."""
+_NOT_FAILED = re.compile(
+    r"^(?:description|title|summary|comment|note|hint|tip|info|debug|warning)\b|"
+    r"\b(?:succeeded|successfully|passed|recovered)\b|^\S+:\d+[:-]|(?:^|\s)(?:#|//)\s",
+    re.IGNORECASE,
+)
+"""A line that describes or advises (``Description: …``), says what succeeded, quotes a
+file's line (``docs/auth.md:40:…``, as grep prints it) or comments (``# … not
+permitted``): a failure it mentions is not this run's."""
 
 
 def _says_failed(line: str) -> bool:
@@ -105,7 +127,6 @@ _ERROR_PATTERNS = [
         r"Method Not Allowed|Unprocessable)",
         re.IGNORECASE,
     ),
-    _JSON_FAILURE,
     # exit statuses
     re.compile(
         r"\bexit(?:ed)?(?: with)? (?:code|status)\W{0,3}[1-9]\d*\b|\bnon-zero exit status\b|"
@@ -174,13 +195,21 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
     never an item: its message line, the traceback's last line, is.
     """
     found: dict[str, None] = {}
-    for raw in text.splitlines():
+    raws = text.splitlines()
+    # a failure said in words ends what a failing command prints; higher up, in a long
+    # output (a page of docs, a log, a grep), such words are about something else
+    last = [n for n, raw in enumerate(raws) if raw.strip()][-_WORDS_LINES:]
+    if _SUCCEEDED.search(text):  # the command says it succeeded: its words are about else
+        last = []
+    for n, raw in enumerate(raws):
         line = raw.strip()
         if not line or len(line) > 400 or TRACEBACK_HEADER.match(line):
             continue
-        if is_code_line(raw) and not (_EXCEPTION_LINE.match(line) or _JSON_FAILURE.search(line)):
+        report = reported_at(line) is not None
+        if is_code_line(raw) and not (_EXCEPTION_LINE.match(line) or report):
             continue
-        failure = any(p.search(line) for p in _ERROR_PATTERNS) or _says_failed(line)
+        failure = report or any(p.search(line) for p in _ERROR_PATTERNS)
+        failure = failure or (n in last and _says_failed(line))
         if failure and content_words(line) >= 1:
             found.pop(line, None)
             found[line] = None

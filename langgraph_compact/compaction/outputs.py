@@ -94,7 +94,7 @@ def _fact_candidates(
                 continue
             for f in p.facts(line, fields=True):
                 if tx.specificity(f.value) >= _FACT_SPECIFICITY:
-                    start, cut = p.shown_from(line, f)
+                    start, cut = p.shown_from(line, f, fields=True)
                     words = src.slice(a + start, a + f.end)
                     found.append((f.key, f.value, f"{ELLIPSIS} " + words if cut else words))
         found += table_facts(src, lines)  # a short table's cells, by column
@@ -236,7 +236,7 @@ def _output(
 def _error_quote(src: Source, line: str, lo: int, hi: int) -> Quote | None:
     """The error ``line`` quoted; a JSON body from its failure report on."""
     shown = _quote_line(src, line, lo, hi)
-    if shown is not None and (at := reported_at(line)):
+    if shown is not None and (at := reported_at(line)):  # None or 0: the line whole
         return f"{ELLIPSIS} " + shown.without([(0, at)])
     return shown
 

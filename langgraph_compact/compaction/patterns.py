@@ -129,19 +129,20 @@ def facts(text: str, *, fields: bool = False) -> list[Fact]:
 
 
 _LOG_HEAD = re.compile(
-    r"^\W{0,3}(?:\S+\s+){0,3}?(?:\[(?i:trace|debug|info|notice|warn|warning)\]|"
+    r"^\W{0,3}(?:\S*\d\S*\s+){0,3}?(?:\[(?i:trace|debug|info|notice|warn|warning)\]|"
     r"(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING)\b:?)\s+"
 )
-"""A log line's header: a time, a host, a process before its level (``2025-10-14 21:02:12
-INFO``, ``[info]``). What the line states comes after it."""
+"""A log line's header: up to three tokens with digits (a date, a time, a pid) before its
+level (``2025-10-14 21:02:12 INFO``, ``[info]``). What the line states comes after it;
+"Log level: DEBUG" and "timeout: 30 WARN …" have no header."""
 
 
 def _facts(text: str, base: int, fields: bool = False) -> list[Fact]:
     out: list[Fact] = []
     if text.rstrip().endswith("?"):
         return out  # a question states nothing
-    head = _LOG_HEAD.match(text) if fields else None
-    if head is not None and head.end() < len(text):
+    head = _LOG_HEAD.match(text) if fields and base == 0 else None
+    if head is not None and head.end() < len(text):  # once: what follows is the message
         return _facts(text[head.end() :], base + head.end(), fields)
     kv = _KV_LINE.match(text) if len(text) <= 160 else None
     if kv is not None and not is_code_line(text):
@@ -210,7 +211,7 @@ _LEAD_WORDS = 8
 """Words a fact's clause may hold before its key and still be shown whole."""
 
 
-def shown_from(text: str, fact: Fact) -> tuple[int, bool]:
+def shown_from(text: str, fact: Fact, *, fields: bool = False) -> tuple[int, bool]:
     """Where the words showing ``fact`` start in ``text``, and whether that is inside a
     clause (the caller shows ``…`` there).
 
@@ -226,7 +227,7 @@ def shown_from(text: str, fact: Fact) -> tuple[int, bool]:
     """
     lead = text[: fact.start]
     clause = max((m.end() for m in _CLAUSE_BREAK.finditer(lead)), default=0)
-    head = _LOG_HEAD.match(lead)
+    head = _LOG_HEAD.match(lead) if fields else None
     if head is not None and head.end() > clause:  # a log line: shown from its message
         return head.end(), True
     words = lead[clause:].split()

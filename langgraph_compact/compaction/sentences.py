@@ -136,11 +136,14 @@ def unasserted(sentence: str) -> bool:
     return _CLAUSE.search(said, possible.end(), first) is None
 
 
-_LOCATION = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s/'\"<>]+/[^\s'\"<>()]*[^\s'\"<>().,;:!?]", re.I)
+_LOCATION = re.compile(
+    r"\b(?!https?://)[a-z][a-z0-9+.-]*://[^\s/'\"<>]+/[^\s'\"<>()]*[^\s'\"<>().,;:!?]", re.I
+)
 
 
-def locates(sentence: str) -> bool:
-    """Whether ``sentence`` names where something is by a URL with a path
+def locates(text: str) -> bool:
+    """Whether ``text`` names where something is stored by a URL with a path
     (``s3://bucket/stems/part-7.parquet``, ``sftp://edi@host:2222/in/a.edi``,
-    ``https://host/v2/files/8457``): a location, as a file's path is, whatever the scheme."""
-    return bool(_LOCATION.search(sentence))
+    ``gs://…``, ``file:///…``): a location, as a file's path is. A web page's URL is not
+    one: it is as often a reference (``https://docs.python.org/3/library/re.html``)."""
+    return bool(_LOCATION.search(text))
