@@ -611,3 +611,17 @@ def test_a_log_header_is_read_once_and_only_where_a_log_has_one() -> None:
     prose = "With DEBUG on the retry limit is 5."
     fact = facts(prose)[0]
     assert shown_from(prose, fact) == (0, False)  # prose has no log header to cut
+
+
+def test_an_exception_outranks_a_failure_said_in_words_after_it() -> None:
+    method = f"acme.{_word()}.v1.Ledger/Replay"
+    output = (
+        "> Task :client:integrationTest FAILED\n"
+        f"io.grpc.StatusRuntimeException: UNIMPLEMENTED: Method not found: {method}\n"
+        "    at io.grpc.stub.ClientCalls.toStatusRuntimeException(ClientCalls.java:271)\n\n"
+        "BUILD FAILED in 41s"  # a duration names nothing that failed
+    )
+    items = _tool(output)
+    assert any(i.kind == "error" and method in i.text for _, i in items), _texts(items)
+    blocked = [i.text for _, i in items if i.kind == "blocked"]
+    assert blocked and "41s" not in blocked[0], blocked

@@ -75,6 +75,8 @@ _SUCCEEDED = re.compile(
     re.IGNORECASE,
 )
 """An exit status of 0 the output reports: what it says in words is not its failure."""
+_MEASURE = re.compile(r"\d+(?:[.,]\d+)?[A-Za-z%]{0,3}")
+"""A duration, a size, a count ("41s", "3.2GB"): not what failed ("BUILD FAILED in 41s")."""
 _WORDS_LINES = 3
 """How many last lines of an output may say its failure in words (``_says_failed``)."""
 _QUOTED_NAME = re.compile(r"(['\"])[^'\"\s]{2,80}\1")
@@ -106,7 +108,8 @@ def _says_failed(line: str) -> bool:
     m = _FAILED.search(line)
     if m is None or line[:1] in "'\"" or line[: m.start()].count('"') % 2:
         return False
-    named = any(is_name(v) for v in values(line)) or _QUOTED_NAME.search(line) is not None
+    named = any(is_name(v) and not _MEASURE.fullmatch(v) for v in values(line))
+    named = named or _QUOTED_NAME.search(line) is not None
     return named and not _NOT_FAILED.search(line)
 
 
@@ -176,13 +179,15 @@ _ADVISORY = re.compile(r"^\W*(?:warn(?:ing)?|note|hint|deprecat\w*|retry(?:ing)?
 
 
 def telling(errors: list[str]) -> int:
-    """Index of the error line that says most: the one naming the most specific value
-    (an address, a code, a name), the last of equals, a warning or a retry only when
-    nothing else failed. "Segmentation fault" after "worker[3]: fatal: segfault at
-    0x6d07ef7b" is the shell's echo of the failure, not it."""
+    """Index of the error line that says most: one of a known shape before one said only
+    in words, then the one naming the most specific value (an address, a code, a name),
+    the last of equals, a warning or a retry only when nothing else failed. "Segmentation
+    fault" after "worker[3]: fatal: segfault at 0x6d07ef7b" is the shell's echo of the
+    failure, not it."""
 
-    def says(n: int) -> tuple[bool, float, int]:
-        return (not _ADVISORY.match(errors[n]), naming(errors[n]), n)
+    def says(n: int) -> tuple[bool, bool, float, int]:
+        shaped = any(p.search(errors[n]) for p in _ERROR_PATTERNS)  # not only in words
+        return (not _ADVISORY.match(errors[n]), shaped, naming(errors[n]), n)
 
     return max(range(len(errors)), key=says)
 
