@@ -178,6 +178,12 @@ _ADVISORY = re.compile(r"^\W*(?:warn(?:ing)?|note|hint|deprecat\w*|retry(?:ing)?
 """A line that reports on the way to a failure, not the failure: a warning, a retry."""
 
 
+def _shaped(line: str) -> bool:
+    """Whether ``line`` fails in a shape a tool prints (``_ERROR_PATTERNS``, a JSON report),
+    not only in words (``_says_failed``)."""
+    return reported_at(line) is not None or any(p.search(line) for p in _ERROR_PATTERNS)
+
+
 def telling(errors: list[str]) -> int:
     """Index of the error line that says most: one of a known shape before one said only
     in words, then the one naming the most specific value (an address, a code, a name),
@@ -186,8 +192,7 @@ def telling(errors: list[str]) -> int:
     failure, not it."""
 
     def says(n: int) -> tuple[bool, bool, float, int]:
-        shaped = any(p.search(errors[n]) for p in _ERROR_PATTERNS)  # not only in words
-        return (not _ADVISORY.match(errors[n]), shaped, naming(errors[n]), n)
+        return (not _ADVISORY.match(errors[n]), _shaped(errors[n]), naming(errors[n]), n)
 
     return max(range(len(errors)), key=says)
 
@@ -213,8 +218,7 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
         report = reported_at(line) is not None
         if is_code_line(raw) and not (_EXCEPTION_LINE.match(line) or report):
             continue
-        failure = report or any(p.search(line) for p in _ERROR_PATTERNS)
-        failure = failure or (n in last and _says_failed(line))
+        failure = _shaped(line) or (n in last and _says_failed(line))
         if failure and content_words(line) >= 1:
             found.pop(line, None)
             found[line] = None
