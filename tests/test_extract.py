@@ -584,6 +584,8 @@ def test_a_location_the_assistant_names_by_url_ranks_as_a_path(url: str) -> None
         "Unable to open database file /var/lib/{v}/state.db",
         "1 out of 1 hunk FAILED -- saving rejects to file {v}.rej",
         "Connection to {v}.internal:5432 refused",
+        # a failure a shell without a terminal prints after its prompt
+        '$ psql: error: connection to server at "{v}" failed: FATAL: no pg_hba.conf entry\n$ exit',
         # a test runner failing a file or a package
         "FAIL src/{v}/post.test.ts\n  \u25cf posts a batch\n    Expected: 400\n    Received: 201",
         "--- FAIL: TestPost (0.00s)\nFAIL\tgithub.com/acme/{v}/post\t0.012s",
@@ -626,3 +628,16 @@ def test_an_exception_outranks_a_failure_said_in_words_after_it() -> None:
     assert any(i.kind == "error" and method in i.text for _, i in items), _texts(items)
     blocked = [i.text for _, i in items if i.kind == "blocked"]
     assert blocked and "41s" not in blocked[0], blocked
+
+
+def test_a_failure_the_command_itself_prints_is_no_echo_of_it() -> None:
+    """Only the call's command repeated after a prompt is its echo; a command that prints
+    its own failure (``… || echo "> ERROR: …"``) holds that text further on."""
+    migration = f"00{RNG.randint(10, 99)}_{_word()}"
+    command = f'./migrate.sh || {{ echo "> ERROR: migration {migration} failed"; exit 1; }}'
+    call = {"id": "c1", "name": "bash", "args": {"command": command}}
+    items = _tool(f"> ERROR: migration {migration} failed\nexit status 1", call)
+    assert any(i.kind == "error" and migration in i.text for _, i in items), _texts(items)
+    assert any(i.kind == "blocked" and migration in i.text for _, i in items), _texts(items)
+    echoed = _tool(f"$ {command}\n> ERROR: migration {migration} failed\nexit status 1", call)
+    assert not any(i.text.startswith("$ ") for _, i in echoed), _texts(echoed)

@@ -101,7 +101,7 @@ def test_a_line_cut_around_a_value_keeps_the_value_and_its_source(
 
 def test_a_small_cap_shows_a_long_line_as_its_value_and_the_words_around_it() -> None:
     said = (
-        "please nobody restart loyalty-relay@ap3.service during business hours, last time "
+        "the cron job restarted loyalty-relay@ap3.service during business hours, last time "
         "it double-posted three thousand journal entries and it took the finance team two "
         "days to reconcile them by hand"
     )
@@ -263,3 +263,48 @@ def test_a_line_focused_on_its_value_keeps_the_value_group_whole(limit: int) -> 
     )
     [item] = [i for _, i in extract_items(HumanMessage(said, id="h"), 1, {}) if "14:05" in i.text]
     assert "14:05 UTC" in focused(item, limit).text
+
+
+HOST = st.from_regex(r"[a-z]{3,8}-[0-9]{1,2}", fullmatch=True)
+UNIT = st.from_regex(r"[a-z]{3,8}-[a-z]{3,8}@[a-z]{2}[0-9]\.service", fullmatch=True)
+
+
+@given(
+    host=HOST, unit=UNIT, since=st.from_regex(r"20[0-9]{2}-0[1-9]-1[0-9]T0[0-9]:00", fullmatch=True)
+)
+@settings(max_examples=30)
+def test_a_call_line_focused_for_a_small_cap_shows_what_the_call_gave(
+    host: str, unit: str, since: str
+) -> None:
+    """A blocked call's line is the call and the error it stopped at; cut for a small cap
+    it is shown around the error's value, never around the call's own (a date, a flag)
+    with the error cut off; the echoed command is no error."""
+    command = f"journalctl -p err -u {unit.split('@')[0]} --since {since} --no-pager | tail -n 2"
+    output = (
+        f"$ {command}\n"
+        f"May 14 03:12:09 {host} systemd[1]: {unit}: Main process exited, code=exited\n"
+        f"May 14 03:12:09 {host} systemd[1]: {unit}: Failed with result 'exit-code'."
+    )
+    call = {"name": "bash", "args": {"command": command}, "id": "c1"}
+    message = ToolMessage(output, tool_call_id="c1", id="t")
+    items = [i for _, i in extract_items(message, 2, {"c1": call})]
+    assert not any(i.text.startswith("$ ") for i in items), items  # the echo is the command
+    [blocked] = [i for i in items if i.kind == "blocked"]
+    assert unit in blocked.text.split(" → ")[1] and "Failed" in blocked.text, blocked.text
+    for limit in (60, 80, 120):
+        shown = focused(blocked, limit).text
+        assert unit in shown.split(" → ")[-1], shown  # the error's value, not the call's
+        assert len(shown) <= limit + 4, shown  # the marks of two cuts at most
+
+
+def test_a_call_line_whose_error_names_nothing_specific_keeps_the_calls_value() -> None:
+    command = "scp -i ~/.ssh/id_ed25519 release-2026.05.14.tar.gz deploy@203.0.113.45:/srv/r/"
+    output = (
+        "Permission denied (publickey,gssapi-keyex,gssapi-with-mic,password). "
+        "lost connection while copying the release archive"
+    )
+    call = {"name": "bash", "args": {"command": command}, "id": "c1"}
+    message = ToolMessage(output, tool_call_id="c1", id="t", status="error")
+    [blocked] = [i for _, i in extract_items(message, 2, {"c1": call}) if i.kind == "blocked"]
+    shown = focused(blocked, 80).text
+    assert "release-2026.05.14.tar.gz" in shown or "203.0.113.45" in shown, shown

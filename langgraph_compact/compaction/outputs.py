@@ -25,14 +25,14 @@ from langgraph_compact.compaction.candidates import (
 from langgraph_compact.compaction.failures import error_lines, exit_status, reported_at, telling
 from langgraph_compact.compaction.json_output import json_facts, json_quote
 from langgraph_compact.compaction.printed import value_lines
-from langgraph_compact.compaction.quote import ELLIPSIS, Quote, Source, naming
+from langgraph_compact.compaction.quote import ARROW, ELLIPSIS, Quote, Source, naming
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.rerun import OBSERVED
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.compaction.tables import table_facts
 from langgraph_compact.messages import message_text
 
-__all__ = ["ANSWER_JOIN", "answer_value", "output_items", "tool_items"]
+__all__ = ["answer_value", "output_items", "tool_items"]
 
 _TOOL_FACTS = 4
 """At most this many facts per tool output: a dump's incidental key-values must not
@@ -149,13 +149,14 @@ def output_items(src: Source, seq: int, lo: int = 0, hi: int | None = None) -> l
 
 
 def _output(
-    src: Source, seq: int, lo: int, hi: int, failed: bool
+    src: Source, seq: int, lo: int, hi: int, failed: bool, command: str = ""
 ) -> tuple[list[Candidate], list[str]]:
-    """``output_items`` and the error lines found (exit-status lines included)."""
+    """``output_items`` and the error lines found (exit-status lines included); a line
+    echoing ``command`` after a prompt is the call, not what it printed."""
     text = src.text[lo:hi]
     mid = src.id
     out: list[Candidate | None] = []
-    found = error_lines(text)
+    found = [e for e in error_lines(text) if not _echoes(e, command)]
     if failed and not found and text.strip():
         found = [text.strip().splitlines()[-1].strip()]
     errors = [e for e in found if not exit_status(e)]
@@ -208,8 +209,8 @@ def _output(
             ln = src.text[a:b]
             if len(ln) > _ANSWER_LINE_CHARS or len(ln.split()) > _NOTICE_MAX_WORDS:
                 continue  # a payload or standing advice, not an answer
-            if any(a <= x < b for x in quoted):
-                continue  # a line a fact already quotes
+            if any(a <= x < b for x in quoted) or _echoes(ln, command):
+                continue  # a line a fact already quotes; the call's command, echoed
             # a code-like line's names are code, but a specific value in it is the answer
             # ("region = eu-west-3;")
             code = tx.is_code_line(_indented(src.text, a, b))
@@ -233,6 +234,19 @@ def _output(
     return present(out), found
 
 
+_PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+:\S*)?[$%>] ")
+
+
+def _echoes(line: str, signature: str) -> bool:
+    """Whether ``line`` is the command of the call ``signature`` (``name: command``) echoed
+    after a shell prompt (``$ make test``, ``dev@box:~/app$ make test``): "$ journalctl -p
+    err" runs a command, it is no error. Only the command's start counts: a command that
+    prints a failure (``… || echo "> ERROR: x failed"``) holds that text further on."""
+    prompt = _PROMPT.match(line)
+    rest = line[prompt.end() :].strip()[:40] if prompt else ""
+    return len(rest) >= 2 and signature.partition(": ")[2].startswith(rest)
+
+
 def _error_quote(src: Source, line: str, lo: int, hi: int) -> Quote | None:
     """The error ``line`` quoted; a JSON body from its failure report on."""
     shown = _quote_line(src, line, lo, hi)
@@ -253,8 +267,6 @@ _WRAPPER = re.compile(r"(?:</?[\w-]+>)+|<([\w-]+)>\d*</\1>")
 """A line of markup around an output (``<output>``, ``<returncode>0</returncode>``)."""
 _ANSWER_WORDS = 3
 _ANSWER_CHARS = 300
-ANSWER_JOIN = " → "
-"""Between a call and the one value it printed, in an answer item's text."""
 
 
 def answer_value(text: str) -> str | None:
@@ -286,17 +298,20 @@ def tool_items(
     its call (``call``, ``rerun.call_key``), and so does the outcome when the call
     succeeded: a later successful run of the same call replaces them (``rerun``)."""
     src = Source(mid, message_text(message))
-    out, found = _output(src, seq, 0, len(src.text), message.status == "error")
+    out, found = _output(src, seq, 0, len(src.text), message.status == "error", signature.text)
     # the names it prints, whatever the format: read as the output arrives (a transcript
     # fed back is read for what was said; its outputs were read when they ran)
     taken = [s for c in out for s in c[1].spans]
-    out = [*out, *present(value_lines(src, seq, _line_spans(src.text, 0, len(src.text)), taken))]
-    value = answer_value(src.text) if not found and ": " in signature.text else None
+    lines = [(a, b) for a, b in _line_spans(src.text, 0, len(src.text))
+             if not _echoes(src.text[a:b], signature.text)]  # fmt: skip
+    out = [*out, *present(value_lines(src, seq, lines, taken))]
+    said = "\n".join(ln for ln in src.text.splitlines() if not _echoes(ln, signature.text))
+    value = answer_value(said) if not found and ": " in signature.text else None
     shown = src.quote(value) if value else None
     if shown is not None:
         out = [c for c in out if c[1].text != value]
         answer = item(
-            Section.CRITICAL, signature.cut(_BLOCKED_CALL_CHARS) + ANSWER_JOIN + shown, mid,
+            Section.CRITICAL, signature.cut(_BLOCKED_CALL_CHARS) + ARROW + shown, mid,
             seq, key=f"answer:{signature.text}", kind="fact", salience=SALIENCE["tool.fact"],
             origin="tool",
         )  # fmt: skip
@@ -318,7 +333,7 @@ def tool_items(
         if shown is None:
             return out
         outcome = item(
-            Section.BLOCKED, signature.cut(_BLOCKED_CALL_CHARS) + " → " + shown.cut(80), mid, seq,
+            Section.BLOCKED, signature.cut(_BLOCKED_CALL_CHARS) + ARROW + shown.cut(80), mid, seq,
             key=key, kind="blocked", salience=SALIENCE["tool.blocked"], origin="tool",
         )  # fmt: skip
     else:

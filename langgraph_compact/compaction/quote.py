@@ -27,6 +27,7 @@ from langgraph_compact.compaction.text import short_end, specificity
 from langgraph_compact.messages import canonical_json, message_text
 
 __all__ = [
+    "ARROW",
     "ELLIPSIS",
     "Quote",
     "Source",
@@ -43,6 +44,8 @@ __all__ = [
 
 ELLIPSIS = "…"
 """Shown where a piece was cut or something between two pieces was left out."""
+ARROW = " → "
+"""Between a call and what it gave: the one value it printed, the error it stopped at."""
 
 
 class Span(BaseModel):

@@ -19,9 +19,9 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolCall, ToolMessag
 from langgraph_compact.compaction import patterns as p
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import call_signature
-from langgraph_compact.compaction.outputs import ANSWER_JOIN, answer_value
+from langgraph_compact.compaction.outputs import answer_value
 from langgraph_compact.compaction.qualifiers import crossed
-from langgraph_compact.compaction.quote import value_spans
+from langgraph_compact.compaction.quote import ARROW, value_spans
 from langgraph_compact.compaction.quote import values as quote_values
 from langgraph_compact.compaction.sentences import unasserted
 from langgraph_compact.compaction.shapes import comparable, same_shape
@@ -162,7 +162,7 @@ def said_order(item: SummaryItem) -> tuple[int, int]:
 def item_statement(item: SummaryItem) -> Statement:
     key = item.key or ""
     if key.startswith("answer:"):  # ``call → value`` (``outputs.tool_items``)
-        return answer(key.removeprefix("answer:"), item.text.rpartition(ANSWER_JOIN)[2])
+        return answer(key.removeprefix("answer:"), item.text.rpartition(ARROW)[2])
     found = statement(item.text)
     stale = tuple(dict.fromkeys(found.stale + item.stale))
     if not item.said_with:
