@@ -641,3 +641,12 @@ def test_a_failure_the_command_itself_prints_is_no_echo_of_it() -> None:
     assert any(i.kind == "blocked" and migration in i.text for _, i in items), _texts(items)
     echoed = _tool(f"$ {command}\n> ERROR: migration {migration} failed\nexit status 1", call)
     assert not any(i.text.startswith("$ ") for _, i in echoed), _texts(echoed)
+
+
+def test_an_echoed_command_does_not_hide_the_value_its_call_printed() -> None:
+    version = f"{RNG.randint(1, 9)}.{RNG.randint(0, 30)}.{RNG.randint(0, 99)}"
+    call = {"id": "c1", "name": "bash", "args": {"command": "cat VERSION"}}
+    for output in (version, f"$ cat VERSION\n{version}"):
+        items = _tool(output, call)
+        answers = [i.text for _, i in items if (i.key or "").startswith("answer:")]
+        assert answers == [f"bash: cat VERSION → {version}"], _texts(items)

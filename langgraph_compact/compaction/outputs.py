@@ -149,14 +149,15 @@ def output_items(src: Source, seq: int, lo: int = 0, hi: int | None = None) -> l
 
 
 def _output(
-    src: Source, seq: int, lo: int, hi: int, failed: bool, command: str = ""
+    src: Source, seq: int, lo: int, hi: int, failed: bool, signature: str = ""
 ) -> tuple[list[Candidate], list[str]]:
     """``output_items`` and the error lines found (exit-status lines included); a line
-    echoing ``command`` after a prompt is the call, not what it printed."""
+    echoing the command of the call ``signature`` after a prompt is the call, not what it
+    printed."""
     text = src.text[lo:hi]
     mid = src.id
     out: list[Candidate | None] = []
-    found = [e for e in error_lines(text) if not _echoes(e, command)]
+    found = [e for e in error_lines(text) if not _echoes(e, signature)]
     if failed and not found and text.strip():
         found = [text.strip().splitlines()[-1].strip()]
     errors = [e for e in found if not exit_status(e)]
@@ -209,7 +210,7 @@ def _output(
             ln = src.text[a:b]
             if len(ln) > _ANSWER_LINE_CHARS or len(ln.split()) > _NOTICE_MAX_WORDS:
                 continue  # a payload or standing advice, not an answer
-            if any(a <= x < b for x in quoted) or _echoes(ln, command):
+            if any(a <= x < b for x in quoted) or _echoes(ln, signature):
                 continue  # a line a fact already quotes; the call's command, echoed
             # a code-like line's names are code, but a specific value in it is the answer
             # ("region = eu-west-3;")
@@ -269,13 +270,14 @@ _ANSWER_WORDS = 3
 _ANSWER_CHARS = 300
 
 
-def answer_value(text: str) -> str | None:
-    """The one value an output consists of, markup lines aside (``cat VERSION``, ``git
-    rev-parse HEAD``, ``hostname``), or None; not the output of a failure."""
+def answer_value(text: str, signature: str = "") -> str | None:
+    """The one value an output consists of, markup lines and the call's echoed command
+    aside (``cat VERSION``, ``git rev-parse HEAD``, ``hostname``), or None; not the output
+    of a failure."""
     if len(text) > _ANSWER_CHARS:
         return None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    lines = [ln for ln in lines if not _WRAPPER.fullmatch(ln)]
+    lines = [ln for ln in lines if not _WRAPPER.fullmatch(ln) and not _echoes(ln, signature)]
     if len(lines) != 1:
         return None
     # one value, a unit or a zone after it: ``4add32f67eec``, ``15:32 UTC``, not ``42 app.py``
@@ -305,8 +307,7 @@ def tool_items(
     lines = [(a, b) for a, b in _line_spans(src.text, 0, len(src.text))
              if not _echoes(src.text[a:b], signature.text)]  # fmt: skip
     out = [*out, *present(value_lines(src, seq, lines, taken))]
-    said = "\n".join(ln for ln in src.text.splitlines() if not _echoes(ln, signature.text))
-    value = answer_value(said) if not found and ": " in signature.text else None
+    value = answer_value(src.text, signature.text) if not found and ": " in signature.text else None
     shown = src.quote(value) if value else None
     if shown is not None:
         out = [c for c in out if c[1].text != value]
