@@ -23,6 +23,7 @@ from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.moves import moved_values
 from langgraph_compact.compaction.sentences import unasserted
+from langgraph_compact.compaction.shapes import value_tokens
 from langgraph_compact.compaction.stale import stale_values
 from langgraph_compact.compaction.subject import statement, superseded_values
 from langgraph_compact.compaction.summary import Section, SummaryItem
@@ -73,6 +74,29 @@ def test_a_correction_in_any_words_replaces_the_value_said_before(
     assert old not in shown, shown
 
 
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_a_correction_in_any_words_hides_a_value_an_earlier_summary_gave_up(
+    form: str, shape: str, data: st.DataObject
+) -> None:
+    """What first stated the old value is no longer held, only its tokens (``evicted``):
+    the correction still knows which value is old, and does not show it as current."""
+    old, new = data.draw(_pair(shape))
+    later = extract_items(HumanMessage(form.format(old=old, new=new), id="h9"), 9, {})
+    merged = merge_items({}, later, evicted=frozenset(value_tokens([old])))
+    shown = "\n".join(i.text for items in merged.values() for i in items)
+    assert new in shown
+    assert old not in shown, shown
+    if any(old in i.text for _, i in later):  # shown with it until merged: it is remembered
+        corrected = [i for items in merged.values() for i in items if new in i.text]
+        assert all(value_tokens(i.stale) & value_tokens([old]) for i in corrected)
+    if not any(i.stale for _, i in later):  # what the form's own words do not mark stale
+        kept = merge_items({}, later, evicted=frozenset({"09:00", "utc", "v1.2.3"}))  # others'
+        assert not any(old in i.stale for items in kept.values() for i in items)
+
+
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 @settings(max_examples=15, deadline=None)
 @given(data=st.data())
@@ -82,6 +106,10 @@ def test_naming_two_values_without_a_change_replaces_nothing(
     old, new = data.draw(_pair(shape))
     shown = _merged(f"The billing owner is {old}.", f"Both {old} and {new} review the release.")
     assert old in shown and new in shown
+    given_up = frozenset(value_tokens([old]))
+    later = extract_items(HumanMessage(f"Both {old} and {new} review it.", id="h9"), 9, {})
+    merged = merge_items({}, later, evicted=given_up)
+    assert any(old in i.text for items in merged.values() for i in items)
 
 
 UNASSERTED = (

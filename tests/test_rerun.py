@@ -2,7 +2,10 @@
 
 A command run again names no subject and says nothing changed: it shows the state anew.
 "The same call" is the tool's name and whole arguments, as the projection's dedupe reads
-it; another flag, step, argument or script body is another call and replaces nothing.
+it, but for the steps a shell command line runs before its last one (``git pull &&
+./print-version.sh`` runs ``./print-version.sh`` again); another flag, argument, script
+body or a step that changes where the last one runs (``cd prod && …``) is another call
+and replaces nothing.
 The facts read from the earlier output must not stand beside the new ones once the new
 output is summarized too (merge). A run that failed replaces nothing, a fact another call
 printed too stays, and the error an earlier run printed stays, as history. While the new
@@ -19,7 +22,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import BaseMessage, ToolMessage
 
 from langgraph_compact import Budget, CompactionResult, CompactionSettings, compact
-from langgraph_compact.compaction.rerun import call_key
+from langgraph_compact.compaction.rerun import call_key, last_step, runs_again
 from langgraph_compact.messages import message_text
 from langgraph_compact.tokens import TokenCounter
 
@@ -41,6 +44,9 @@ OTHER = {
     # before it, another flag, another argument, another script under the same first line
     "other file": ("cat ci/staging.env", "cat ci/prod.env"),
     "other step": ("./state.sh", "cd prod && ./state.sh"),
+    "other env": ("./state.sh", "source prod.env; ./state.sh"),
+    "other first step": ("cat ci/staging.env && echo ok", "cat ci/prod.env && echo ok"),
+    "steps before": ("cat ci/prod.env && ./state.sh", "git pull && ./state.sh"),
     "other flag": ("uname -r", "uname -m"),
     "other argument": ("wx show --station=EGLL", "wx show --station=LFPG"),
     "other script": ("python - <<EOF\nprint(1)\nEOF", "python - <<EOF\nprint(2)\nEOF"),
@@ -85,6 +91,19 @@ def test_a_call_run_again_replaces_what_it_printed(shape: str, budget: int) -> N
     output, old, new = OUTPUTS[shape]
     result = _compacted(_history(COMMAND, COMMAND, output, old, new, budget, in_view=False), budget)
     shown = "\n".join(message_text(m) for m in result.messages)
+    assert new in shown
+    assert old not in shown, shown
+
+
+@pytest.mark.parametrize("before", ["git pull && ", "make build; ", "sleep 5\n"])
+@pytest.mark.parametrize("shape", list(OUTPUTS))
+def test_a_call_run_again_after_other_steps_replaces_what_it_printed(
+    shape: str, before: str
+) -> None:
+    """The steps before it change the state the command reports, not what it reports on."""
+    output, old, new = OUTPUTS[shape]
+    raw = _history(COMMAND, before + COMMAND, output, old, new, 4_000, in_view=False)
+    shown = "\n".join(message_text(m) for m in _compacted(raw, 4_000).messages)
     assert new in shown
     assert old not in shown, shown
 
@@ -184,3 +203,29 @@ def test_the_same_call_is_its_name_and_whole_arguments(name: str, a: dict, b: di
         {"name": name, "args": a}
     )
     assert call_key({"name": name, "args": a}) != call_key({"name": name + "x", "args": a})
+
+
+_WORD = st.from_regex(r"[a-z][a-z0-9./-]{0,10}", fullmatch=True)
+_STEP = st.lists(_WORD, min_size=1, max_size=4).map(" ".join)
+
+
+@given(st.lists(_STEP, min_size=2, max_size=4), st.sampled_from([" && ", "; ", "\n"]))
+def test_a_command_line_runs_its_last_step_unless_a_step_changes_where(
+    steps: list[str], joint: str
+) -> None:
+    """``a && b`` reports what ``b`` does; after ``cd``, ``source`` or ``X=1`` it is
+    another ``b``, and a quoted ``&&`` or a script is no step at all."""
+    context = {"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias"}
+    context |= {"env", "exec"}
+    line = joint.join(steps)
+    moved = any(s.split()[0] in context for s in steps[:-1])
+    scripted = bool(set(line.split()) & {"for", "while", "until", "if", "case", "function"})
+    assert last_step(line) == (line if moved or scripted else steps[-1])
+    assert last_step(f"echo '{line}'") == f"echo '{line}'"
+    assert last_step("cd deploy" + joint + line) == "cd deploy" + joint + line
+    if moved or scripted:
+        return
+    assert last_step(line + "  # " + line) == steps[-1]  # a comment runs nothing
+    key = call_key({"name": "bash", "args": {"command": line}})
+    alone = call_key({"name": "bash", "args": {"command": steps[-1]}})
+    assert alone in runs_again(key) and key not in runs_again(alone)

@@ -7,7 +7,8 @@ and "Y (was X)" with no cue word, a tool printing the new value, a tool output t
 the new value alone answering a command that names the subject, a short table with the
 subject's column) is tried for subjects with different value
 shapes, at three budgets: the summary shows the current value and never the stale one. A
-correction naming no subject at all ("The one I gave you before is stale. It's Y.")
+correction naming no subject at all ("The one I gave you before is stale. It's Y.", "That
+one is outdated. Use Y.")
 replaces the one earlier value of its new value's shape, and nothing when there are two
 or when it does not point back at what was said ("I received the wrong item, Y"). A value that is
 only mentioned again, or a like value of another subject, supersedes nothing.
@@ -110,6 +111,7 @@ SUBJECTLESS = {
     "stale": "The one I gave you before is stale. Since the migration it's {new}.",
     "wrong earlier": "I gave you the wrong value earlier. The right one is {new}, it turns out.",
     "typo": "typo in what I wrote, {new} is right",
+    "that": "That one is outdated. Use {new}.",
 }
 SHAPED = ("window", "host", "path")  # a name in words has no shape to be found by
 
@@ -158,6 +160,7 @@ NOT_REPAIRS = (
     "Also keep {new} in mind.",
     "I received the wrong item, see {new}.",  # wrong about a thing, not about what was said
     "Is {new} wrong as well?",  # a question
+    "That said, ignore the lint noise and start from {new}.",  # "that" is not what it is
 )
 
 

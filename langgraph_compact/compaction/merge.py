@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.combine import combine, fold_template, split_also, winner
-from langgraph_compact.compaction.moves import moved_values
+from langgraph_compact.compaction.moves import moved_from_given_up, moved_values
 from langgraph_compact.compaction.rerun import replaced_by_run
 from langgraph_compact.compaction.strike import (
     elide,
@@ -77,7 +77,8 @@ def merge_items(
         ``evicted`` holds the value tokens of statements an earlier summary gave up to
         fit its cap (``RunningSummary.evicted``): a correction that names no subject
         replaces nothing when one of them has its new value's shape (which one it meant
-        is not known).
+        is not known), and a statement saying something changed ("swap X for Y") moves
+        away from one of them as from a value held (``moves.moved_from_given_up``).
     """
     out: dict[Section, dict[str, SummaryItem]] = {}
     where: dict[str, Section] = {}  # key -> the section holding it
@@ -131,7 +132,7 @@ def merge_items(
         if not states_a_value(item):
             return item
         mine = item_statement(item)
-        empty = False
+        empty = replaced = False
         # by value only when it says something changed: a time's "UTC" is in every time
         words = index_words(mine) if mine.changes else mine.subject
         near = {x for w in words for x in about.get(w, ())}
@@ -154,6 +155,7 @@ def merge_items(
                 shown = elide(item, moved)
                 empty = shown is None  # "we no longer meet at X": nothing left to show
                 item = shown or item
+            replaced = replaced or bool(gone)
             if gone:
                 rest = remainder(old, gone, item)
                 if not same:
@@ -165,6 +167,14 @@ def merge_items(
         if item.amends and not item.stale and (found := referent(item, mine)) is not None:
             section, slot, gone = found
             item = winner(item, pop(section, slot), gone)
+        elif (
+            not (item.stale or replaced)  # what its own sentence says moved
+            and (own := statement(item.text)).changes
+            and (given_up := moved_from_given_up(item.text, own, evicted, said))
+        ):
+            shown = elide(item, given_up)  # no earlier item to replace: it was given up
+            empty = shown is None
+            item = winner(shown or item, item, given_up)
         return None if empty else item
 
     def referent(item: SummaryItem, mine: Statement) -> tuple[Section, str, tuple[str, ...]] | None:

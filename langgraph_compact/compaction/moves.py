@@ -7,12 +7,13 @@ what was said before, and the sentence must tie the two (``Statement.links``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from langgraph_compact.compaction.shapes import comparable, value_tokens
 from langgraph_compact.compaction.subject import Statement
 
-__all__ = ["moved_values", "tied"]
+__all__ = ["moved_from_given_up", "moved_values", "tied"]
 
 
 def moved_values(
@@ -44,6 +45,32 @@ def moved_values(
         and v.casefold() not in new.folded_stale
         and any(comparable(v, w) and tied(new, [v], [w]) for w in came)
     )
+
+
+def moved_from_given_up(
+    text: str, new: Statement, given_up: frozenset[str], said: frozenset[str]
+) -> tuple[str, ...]:
+    """``moved_values`` when what first stated the old value is no longer held: an
+    earlier summary gave it up, and only its value tokens are known (``given_up``,
+    ``RunningSummary.evicted``). ``said`` holds the value tokens stated by what is held.
+    A value after "to" names where something moves, said before or not ("from 08:00 to
+    09:00")."""
+    before = tuple(
+        v
+        for v in new.values
+        if (tokens := value_tokens([v])) <= given_up
+        and not tokens & said
+        and not _DESTINATION.search(text[: _at(text, v)])
+    )
+    return moved_values(new, Statement(frozenset(), before, (), ()), said) if before else ()
+
+
+_DESTINATION = re.compile(r"(?i)(?:\bto|\binto|→|->)\s*$")
+
+
+def _at(text: str, value: str) -> int:
+    found = re.search(rf"(?<![\w.]){re.escape(value)}(?!\w)", text)
+    return found.start() if found else 0
 
 
 def tied(found: Statement, these: Iterable[str], those: Iterable[str]) -> bool:

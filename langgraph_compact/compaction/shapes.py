@@ -31,7 +31,13 @@ def _shape(value: str) -> str:
     shape = re.sub(r"\d+", "9", shape)
     shape = re.sub(r"(?<=9)[.,](?=9)", "", shape)
     shape = re.sub(r"[^\W\d_]+", lambda m: "A" if m.group()[:1].isupper() else "a", shape)
-    return re.sub(r"(.)\1+", r"\1", shape)
+    shape = re.sub(r"(.)\1+", r"\1", shape)
+    return _DEPTH.sub(r"\1", shape)
+
+
+_DEPTH = re.compile(r"([/\\][aA])\1+")
+"""A folder of a path repeated: ``/srv/app/x.yml`` and ``/etc/x.yml`` differ in depth,
+not in kind (not a date's ``2024/03/15``, not a host's or a file's dots)."""
 
 
 def compatible(a: str, b: str) -> bool:
@@ -41,6 +47,8 @@ def compatible(a: str, b: str) -> bool:
     (True, False)
     >>> compatible("a2e906172881", "4add32f67eec"), compatible("J1LSW1", "JHH24X")
     (True, True)
+    >>> compatible("/srv/app/conf/x.yml", "/etc/x.yml"), compatible("/srv/x.yml", "x.yml")
+    (True, False)
     """
     if _shape(a) == _shape(b):
         return True

@@ -233,6 +233,8 @@ _CODE_START = re.compile(
 
 _CODE_CHARS = frozenset("{}[]<>=;|\\`$")
 _INLINE_JSON = re.compile(r'\{\s*"[^"]+"\s*:')
+_DRIVE_PATH = re.compile(r"(?<![\w\\])[A-Za-z]:\\[\w.\\-]*")
+"""A Windows path from its drive: its backslashes separate folders, they are no code."""
 
 
 def starts_code(line: str) -> bool:
@@ -255,7 +257,8 @@ def is_code_line(line: str) -> bool:
     stripped = line.strip()
     if _INLINE_JSON.search(stripped):
         return True
-    if len(stripped) >= 20 and sum(c in _CODE_CHARS for c in stripped) > 0.1 * len(stripped):
+    dense = _DRIVE_PATH.sub(lambda m: m.group().replace("\\", ""), stripped)
+    if len(stripped) >= 20 and sum(c in _CODE_CHARS for c in dense) > 0.1 * len(stripped):
         return True  # a command line, markup, a literal: punctuation-dense
     indented = len(line) - len(line.lstrip()) >= 4
     return indented and bool(re.search(r"[(){}\[\];]", stripped) or ASSIGNMENT.match(stripped))

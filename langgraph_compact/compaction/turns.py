@@ -51,16 +51,28 @@ _SAID_EARLIER = re.compile(
 )
 """Words pointing back at what the speaker said: "I gave you", "what I wrote". A time
 word alone ("earlier", "before") tells when something happened, not that it was said."""
+_POINTS_BACK = re.compile(
+    r"(?i)^\W*(?:that|those)(?:\s+[\w-]+)?(?:'s|’s|\s+(?:is|was|are|were))\s+"
+    r"(?:(?:now|all|just|simply|a|an)\s+)*[^\W\d_]+\s*(?:[.,;:!)—–]|$)"
+)
+"""A sentence that opens by saying what "that" (or "those") is, in one word ending its
+clause, points back at what was given before: "That ID is stale.", "That's wrong, …";
+not "That is why we ignore …", "That was a mistake on the server side"."""
 
 
 def amends(sentence: str) -> bool:
-    """Whether ``sentence`` says something the speaker said earlier was not right: a word
-    of ``AMEND_WORDS`` and one pointing back at what was said ("I gave you the wrong value
-    earlier", "typo in what I wrote"), not a question. "I received the wrong item
-    earlier" is about the item, not about a statement; "is the time wrong?" asks."""
-    if sentence.rstrip().endswith("?") or not _SAID_EARLIER.search(sentence):
+    """Whether ``sentence`` says something said earlier was not right: a word of
+    ``AMEND_WORDS`` and one pointing back at what was said ("I gave you the wrong value
+    earlier", "typo in what I wrote", "That ID is stale"), not a question. "I received
+    the wrong item earlier" is about the item, not about a statement; "is the time
+    wrong?" asks."""
+    if sentence.rstrip().endswith("?"):
         return False
-    return any(w.lower() in AMEND_WORDS for w in re.findall(r"[^\W\d_]{3,}", sentence))
+    if _SAID_EARLIER.search(sentence):
+        return any(w.lower() in AMEND_WORDS for w in re.findall(r"[^\W\d_]{3,}", sentence))
+    back = _POINTS_BACK.match(sentence)
+    said = re.findall(r"[^\W\d_]+", back.group()) if back else []
+    return bool(said) and said[-1].lower() in AMEND_WORDS
 
 
 def beside_amending(wrong: list[bool]) -> list[bool]:
