@@ -2,10 +2,11 @@
 
 A command run again names no subject and says nothing changed: it shows the state anew.
 "The same call" is the tool's name and whole arguments, as the projection's dedupe reads
-it, but for the steps a shell command line runs before its last one (``git pull &&
-./print-version.sh`` runs ``./print-version.sh`` again); another flag, argument, script
-body or a step that changes where the last one runs (``cd prod && …``) is another call
-and replaces nothing.
+it; a command line of several steps also runs its last step again, one way only
+(``git pull && ./print-version.sh`` runs ``./print-version.sh`` again, but what ``cat
+prod.env && ./state.sh`` printed is no ``./state.sh`` output alone); another flag,
+argument, script body or a step that changes where the last one runs (``cd prod && …``)
+is another call and replaces nothing.
 The facts read from the earlier output must not stand beside the new ones once the new
 output is summarized too (merge). A run that failed replaces nothing, a fact another call
 printed too stays, and the error an earlier run printed stays, as history. While the new
