@@ -101,6 +101,33 @@ def test_a_name_an_output_prints_in_any_format_is_an_item(target: str, name: str
     assert any(f'name  = "{name}"' in t for t in shown), shown
 
 
+@given(target=NAMES)
+def test_a_name_a_log_line_passes_to_a_call_is_an_item_in_source_it_is_code(target: str) -> None:
+    log = f"dispatching Worker.run({target}) on pool b\nqueue depth 3\nheartbeat ok\nexit 0"
+    assert any(target in t for t in (i.text for i in _printed(log, "tail worker.log"))), log
+    source = f"def main():\n    pool = Pool()\n    Worker.run({target})\n    return pool"
+    assert not any(target in i.text for i in _printed(source, "cat main.py"))
+    for code in (f"  df.run({target}).agg(x)", f'  rows["{target}"] = pd.load(rows)',
+                 f"Returned: [Host(name='{target}')]"):  # fmt: skip
+        warning = f"etl.py:88: FutureWarning: deprecated\n{code}\nok\nok\nexit 0"
+        assert not any(target in i.text for i in _printed(warning, "python -m etl")), code
+
+
+@given(
+    target=NAMES,
+    words=st.lists(st.from_regex(r"[a-z]{2,7}", fullmatch=True), min_size=1, max_size=16),
+    at=st.integers(0, 16),
+)
+def test_a_printed_name_is_shown_with_ten_words_of_its_line_wherever_it_stands(
+    target: str, words: list[str], at: int
+) -> None:
+    row = [*words[:at], target, *words[at:]]
+    line = " ".join(row)
+    (shown,) = [i.text for i in _printed(f"{line}\n" + "ok\n" * 8) if target in i.text]
+    assert shown.strip(" …") in line
+    assert len(shown.strip(" …").split()) == min(len(row), 10), (line, shown)
+
+
 def test_a_printed_name_is_shown_with_the_words_around_it_not_its_whole_line() -> None:
     line = "lrwxrwxrwx 1 deploy deploy 27 May 14 03:10 current -> /srv/spool-42 " + "x " * 40
     (item,) = [i for i in _printed(f"{line}\nok\nok\nok") if "/srv/spool-42" in i.text]

@@ -32,14 +32,27 @@ _SET_TO_LITERAL = re.compile(r"[\w.-]+\s*[:=]\s*([\"'])[^\"']*\1[,;]?")
 
 def _is_code(line: str, indent: str) -> bool:
     """A line of source code (of a file view, a diff, a grep of code), not of a table whose
-    pipes ``is_code_line`` reads as code: opening as code does, assigning, calling, ending a
-    statement, declaring, or indented with brackets."""
+    pipes ``is_code_line`` reads as code: opening as code does, assigning, ending a
+    statement, declaring, indented with brackets, or calling where the line opens or beside
+    code's punctuation (``x["a"] = f(y)``, ``Host(name='db-1')``). A call among words
+    (``dispatching Worker.run(job-42) on pool b``) is code only in an output that is
+    source (``_calls``): a log line names the job it ran."""
     body = _MARK.sub("", line)
     if tx.starts_code(body) or tx.ASSIGNMENT.match(body) or _STATEMENT.search(body):
         return True
-    if re.search(r"\w\(", body) or (tx.is_code_line(indent + line) and line.count("|") < 2):
+    if _calls(body) and (_OPENS_CALL.match(body) or _CODE_PUNCTUATION.search(body)):
+        return True
+    if tx.is_code_line(indent + line) and line.count("|") < 2:
         return True
     return len(indent) >= 4 and not indent.strip() and bool(re.search(r"[(){}\[\];]", body))
+
+
+_OPENS_CALL = re.compile(r"\s*[\w.]+\(")
+_CODE_PUNCTUATION = re.compile(r"[=\[\]{};\"'`]")
+
+
+def _calls(line: str) -> bool:
+    return bool(re.search(r"\w\(", _MARK.sub("", line)))
 
 
 _MEASURE = re.compile(r"\d+(?:[.,]\d+)?%?")
@@ -61,16 +74,20 @@ _DUMP_SHARE = 0.25
 """Below this share (more than 21 names printed) an output is a dump, and adds no lines."""
 _WORDS_AROUND = (6, 3)
 """Words of its line shown before and after a printed value: what labels it (``current
-->``, ``name =``) costs a few tokens, the rest of a listing's line is recall's."""
+->``, ``name =``) costs a few tokens, the rest of a listing's line is recall's. Words a
+side does not have go to the other: a row's first value is shown with the fields after
+it, a line's last value with more of what labels it."""
 
 
 def _around(src: Source, a: int, b: int, at: int, end: int) -> Quote:
     """The value ``src.text[at:end]`` of the line ``src.text[a:b]`` with the words around
     it (``_WORDS_AROUND``), ``…`` where the line goes on."""
-    before, after = _WORDS_AROUND
     starts = [m.start() for m in re.finditer(r"(?<=\s)\S", src.text[a:at])]
-    start = a + starts[-before] if len(starts) >= before else a
     ends = [m.end() for m in re.finditer(r"\S(?=\s|$)", src.text[end:b])]
+    head = len(src.text[a:at].split())
+    before, after = _WORDS_AROUND
+    before, after = before + max(0, after - len(ends)), after + max(0, before - head)
+    start = a + starts[-before] if len(starts) >= before else a
     stop = end + ends[after - 1] if len(ends) > after else b
     shown = src.slice(start, stop)
     if start > a:
@@ -95,7 +112,8 @@ def value_lines(
     indents = [src.text[src.text.rfind("\n", 0, a) + 1 : a] for a, _ in lines]
     coded = [_is_code(src.text[a:b], i) for (a, b), i in zip(lines, indents, strict=True)]
     # a file view, a diff, a grep of code: only what its keys are set to
-    source = sum(coded) >= _CODE_SHARE * len(lines)
+    calls = sum(c or _calls(src.text[a:b]) for c, (a, b) in zip(coded, lines, strict=True))
+    source = calls >= _CODE_SHARE * len(lines)
     for (a, b), code in zip(lines, coded, strict=True):
         if any(s.start < b and a < s.end for s in taken):
             continue  # an error, a fact or an answer already shows this line
