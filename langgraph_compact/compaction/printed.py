@@ -40,7 +40,7 @@ def _is_code(line: str, indent: str) -> bool:
     body = _MARK.sub("", line)
     if tx.starts_code(body) or tx.ASSIGNMENT.match(body) or _STATEMENT.search(body):
         return True
-    if _calls(body) and (_OPENS_CALL.match(body) or _CODE_PUNCTUATION.search(body)):
+    if _calls(line) and (_OPENS_CALL.match(body) or _CODE_PUNCTUATION.search(body)):
         return True
     if tx.is_code_line(indent + line) and line.count("|") < 2:
         return True
@@ -52,6 +52,7 @@ _CODE_PUNCTUATION = re.compile(r"[=\[\]{};\"'`]")
 
 
 def _calls(line: str) -> bool:
+    """Whether ``line`` (its bullet or line number aside) calls something: ``f(x)``."""
     return bool(re.search(r"\w\(", _MARK.sub("", line)))
 
 
