@@ -447,3 +447,28 @@ def test_a_correction_between_two_values_of_one_statement_replaces_neither() -> 
         "I gave you the wrong order number earlier. It's #W1234567.",
     )
     assert "#W7654321" in shown and "#W2222222" in shown, shown
+
+
+RULES = (
+    "{old} must never be written to during the freeze.",
+    "Never write during the freeze to {old}",
+    "During the freeze only write to {old} from the runner.",
+)
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("shape", ["branch", "host:port", "name"])
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_a_rule_shown_without_its_stale_value_shows_where_it_was(
+    shape: str, rule: str, data: st.DataObject
+) -> None:
+    """A rule keeps its words once its value is corrected, and ``…`` stands where the
+    value was, at the start or end of the line too: what is left must not read as the
+    whole rule. Every other character is the rule's own."""
+    old, new = data.draw(_pair(shape))
+    said = rule.format(old=old)
+    merged = _merged(said, f"Correction: {old} is retired, it is now {new}.").splitlines()
+    shown = next(line for line in merged if "freeze" in line)
+    before, _, after = (part.strip() for part in said.partition(old))
+    assert shown == " ".join(p for p in (before, "…", after) if p), (said, shown)

@@ -114,9 +114,11 @@ class Quote:
         end, mark = short_end(head.text.replace("\n", " "), limit)
         return head._sub(0, end).strip() + (mark or " …")
 
-    def without(self, ranges: Iterable[tuple[int, int]]) -> Quote:
-        """This text with the character ``ranges`` left out: a piece that ends the text is
-        dropped, one inside it becomes `` … ``; spans are split around them."""
+    def without(self, ranges: Iterable[tuple[int, int]], *, ends: bool = False) -> Quote:
+        """This text with the character ``ranges`` left out: one inside it becomes `` … ``,
+        one at either end is dropped, or with ``ends`` shown as ``…`` too (a value struck
+        from a statement: what is left must not read as the whole of it); spans are split
+        around them."""
         cuts = sorted((max(0, a), min(len(self.text), b)) for a, b in ranges if b > a)
         if not cuts:
             return self
@@ -129,11 +131,20 @@ class Quote:
         if pos < len(self.text):
             keep.append((pos, len(self.text)))
         out = Quote("")
+        first = last = 0
         for n, (a, b) in enumerate(keep):
             piece = self._sub(a, b).strip()
             if not piece.text or (n and not any(c.isalnum() for c in piece.text)):
                 continue  # nothing left but punctuation after a cut
+            if not out.text:
+                first = a
             out = piece if not out.text else out + f" {ELLIPSIS} " + piece
+            last = b
+        if ends and out.text:
+            if self.text[:first].strip():
+                out = f"{ELLIPSIS} " + out
+            if self.text[last:].strip():
+                out = out + f" {ELLIPSIS}"
         return out
 
     def strip(self) -> Quote:

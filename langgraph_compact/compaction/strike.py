@@ -83,7 +83,7 @@ def elide(item: SummaryItem, values: Sequence[str]) -> SummaryItem | None:
     found = _occurrences(item.text, values)
     if not found:
         return item
-    left = item.quote.without(found)
+    left = item.quote.without(found, ends=True)
     if not left or (not quote_values(left.text) and tx.content_words(left.text) < 3):
         return None
     return item.with_quote(left)
