@@ -7,7 +7,7 @@ so the claim is measured, not argued. Settings of ``ours`` (``CompactionNode`` w
 default ``ExtractiveSummarizer``), as ``Budget(trigger_fraction, target_fraction)`` and
 ``CompactionSettings(summary_max_tokens, head_max_tokens)``:
 
-- ``default``: trigger 0.8, target 0.5, summary cap min(2000, target / 2), head cap B / 8;
+- ``default``: trigger 0.8, target 0.5, summary cap min(2000, 3/5 target), head cap B / 8;
 - ``tgt0.2+cap800`` and ``tgt0.2+cap400``: target 0.2, summary cap 800 or 400 tokens;
 - ``trg0.7+tgt0.2+cap800+head200``: also trigger 0.7 and the first request clipped to 200;
 - ``trg0.6+tgt0.2+cap800``: trigger 0.6;

@@ -41,9 +41,12 @@ class CompactionSettings:
             its message text and tool-call arguments never clipped, and after a
             compaction the tail kept unsummarized. Default: what the target leaves after
             the head and the summary.
-        summary_max_tokens: cap on the rendered summary; default half of the target,
-            at most ``SUMMARY_MAX_TOKENS``: what matters of the covered span is denser
-            in the summary than in more verbatim tail. It grows only when pinned items
+        summary_max_tokens: cap on the rendered summary; default three fifths of the
+            target, at most ``SUMMARY_MAX_TOKENS``: what matters of the covered span is
+            denser in the summary than in more verbatim tail, and the tail refills with
+            every turn while what the summary drops is out of view (the share matters
+            below a target of 3,334 tokens; the tail keeps the rest of the target after
+            the head). It grows only when pinned items
             (constraints, preferences, corrected facts) alone need more.
         head_max_tokens: cap on the first request; a longer one is clipped (beginning
             and end kept, with a marker) and the items of its omitted part carried by
@@ -157,7 +160,7 @@ class CompactionSettings:
         """Token cap of the rendered summary (before pinned items grow it)."""
         if self.summary_max_tokens is not None:
             return self.summary_max_tokens
-        return min(SUMMARY_MAX_TOKENS, self.budget.target_tokens // 2)
+        return min(SUMMARY_MAX_TOKENS, self.budget.target_tokens * 3 // 5)
 
     @property
     def head_cap(self) -> int:

@@ -3,7 +3,7 @@
 Every strategy is a pre-model step in front of the same agent and tool nodes, and all of
 them share one ``Budget(context_window=B, reserved_output=0, compaction_reserve=0,
 safety_margin=0)`` (usable = B, trigger = 0.8 B, target = 0.5 B, summary cap
-S = min(2000, target / 2)) and one ``TokenCounter``:
+S = min(2000, 3/5 target)) and one ``TokenCounter``:
 
 - ``ours``: ``CompactionNode`` with the deterministic ``ExtractiveSummarizer``.
 - ``ours-agent``: the same through ``CompactionMiddleware`` (the ``create_agent`` door), its
