@@ -90,10 +90,15 @@ def test_a_rendered_summary_reads_back_as_the_same_items() -> None:
     assert parsed is not None
     items, where = parsed
     assert where == [(0, len(text))]
-    back: dict[Section, list[str]] = {}
+    back: dict[Section, list[tuple[str, bool]]] = {}
     for section, item in items:
-        back.setdefault(section, []).append(item.text)
-    shown = {s: [i.text for i in summary.items(s)] for s in summary.sections if summary.items(s)}
+        back.setdefault(section, []).append((item.text, item.historical))
+    shown = {  # in render order: an earlier task's items after the current ones
+        s: sorted(((i.text, i.historical) for i in summary.items(s)), key=lambda ti: ti[1])
+        for s in summary.sections
+        if summary.items(s)
+    }
+    assert any(h for pairs in shown.values() for _, h in pairs)  # an earlier task is read too
     assert back == shown
 
 

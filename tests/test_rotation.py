@@ -94,7 +94,7 @@ def test_policy_reasons() -> None:
     assert RotationPolicy(on_request=False, max_generations=None).reason({ROTATE_KEY: "x"}) is None
     many = tuple(
         SummaryItem(text=f"Never touch file number {i} in the tree.", pinned=True, kind="safety")
-        for i in range(80)
+        for i in range(settings.summary_cap // 10)  # about 12 tokens each: over 80% of the cap
     )
     drifted = _summary().model_copy(
         update={"sections": {Section.CONSTRAINTS: many}, "generation": 1}
