@@ -20,7 +20,7 @@ budget and the same deterministic fake summarizer model for every contender:
 
 Contenders (``langgraph_compact.replay.strategies``) and how their settings map onto one
 ``Budget(context_window=B, reserved_output=0, compaction_reserve=0, safety_margin=0)``
-(usable = B, trigger = 0.8 B, target = 0.5 B, summary cap S = min(2000, target / 4)):
+(usable = B, trigger = 0.8 B, target = 0.5 B, summary cap S = min(2000, 3/5 target)):
 
 - ``ours``: ``CompactionNode(CompactionSettings(budget, counter=COUNTER))`` with the
   default deterministic ``ExtractiveSummarizer`` (no model call).
