@@ -46,8 +46,8 @@ class CompactionSettings:
             denser in the summary than in more verbatim tail, and the tail refills with
             every turn while what the summary drops is out of view (the share matters
             below a target of 3,334 tokens; the tail keeps the rest of the target after
-            the head). It grows only when pinned items
-            (constraints, preferences, corrected facts) alone need more.
+            the head). It grows only when pinned items (constraints, preferences,
+            corrected facts) alone need more.
         head_max_tokens: cap on the first request; a longer one is clipped (beginning
             and end kept, with a marker) and the items of its omitted part carried by
             the summary. Default: an eighth of the usable budget.
