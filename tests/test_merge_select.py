@@ -6,6 +6,8 @@ import random
 import string
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.parse import classify
@@ -343,3 +345,62 @@ def test_of_two_lines_as_salient_and_as_long_the_one_naming_a_value_is_kept() ->
         for pair in ([vague, named], [named, vague]):
             chosen = _select([(Section.CRITICAL, i) for i in pair], COUNTER.count_text(alone) + 4)
             assert chosen == [named.text]
+
+
+def _step_and_note(line: str) -> tuple[SummaryItem, SummaryItem]:
+    """A turn's first sentence (In Progress, as ``steps`` rates it) and the same sentence
+    as the weaker note extraction also makes of it."""
+    step = SummaryItem(text=line, key="progress:text", kind="progress", seq=5, salience=0.6)
+    return step, SummaryItem(text=line, kind="note", seq=5, salience=0.4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    facts=st.integers(0, 60),
+    cap=st.sampled_from([150, 300, 600, 1_200]),
+    in_progress_first=st.booleans(),
+)
+def test_a_line_in_progress_and_elsewhere_is_kept_where_the_next_turn_leaves_it(
+    facts: int, cap: int, in_progress_first: bool
+) -> None:
+    """The next assistant turn replaces In Progress: a plan its first sentence stated,
+    also a note, is shown whenever its In Progress copy alone would be, and stored as
+    the note, so the next compaction still has it."""
+    line = f"Plan fixed: the cutover happens at {RNG.randint(10, 23)}:{RNG.randint(10, 59)}."
+    step, note = _step_and_note(line)
+    others = [
+        SummaryItem(text=f"{_name()}: {_name()}-{n}.internal", kind="fact", seq=n, salience=0.75)
+        for n in range(facts)
+    ]
+    both = {Section.IN_PROGRESS: [step], Section.CRITICAL: [*others, note]}
+    if not in_progress_first:
+        both = dict(reversed(both.items()))
+    alone = {Section.IN_PROGRESS: [step], Section.CRITICAL: others}
+    chosen = select_items(both, cap, COUNTER.count_text, title="t", now=60).sections
+    without = select_items(alone, cap, COUNTER.count_text, title="t", now=60).sections
+    shown = [(s, i.text) for s, items in chosen.items() for i in items if i.text == line]
+    assert len(shown) == (line in [i.text for i in without.get(Section.IN_PROGRESS, ())])
+    assert all(s is Section.CRITICAL for s, _ in shown)
+    later = SummaryItem(
+        text=f"Running the {_name()} tests now.", key="progress:text", kind="progress", seq=7,
+        salience=0.6,
+    )  # fmt: skip
+    merged = merge_items(chosen, [(Section.IN_PROGRESS, later)])
+    assert [i.text for items in merged.values() for i in items].count(line) == len(shown)
+
+
+@pytest.mark.parametrize(
+    ("section", "historical"), [(Section.NEXT_STEPS, False), (Section.GOAL, True)]
+)
+def test_a_line_in_progress_is_not_shown_as_a_copy_the_next_turn_replaces_too(
+    section: Section, historical: bool
+) -> None:
+    """Next Steps are replaced by the next turn as well, and an earlier task's copy would
+    label the current step historical: the line stays In Progress."""
+    line = f"Run the migration tests on db-{RNG.randint(2, 99)} again."
+    step, _ = _step_and_note(line)
+    copy = SummaryItem(text=line, kind="next", seq=2, salience=0.4, historical=historical)
+    sections = {Section.IN_PROGRESS: [step], section: [copy]}
+    chosen = select_items(sections, 600, COUNTER.count_text, title="t", now=6).sections
+    assert chosen[Section.IN_PROGRESS] == (step,)
+    assert section not in chosen

@@ -10,12 +10,12 @@ they are shortened first, and only then does the cap grow. Junk never enters.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.quote import naming
+from langgraph_compact.compaction.repeats import lasting_copies, without_repeats
 from langgraph_compact.compaction.shorten import (
     FOCUS_MIN_CHARS,
     PINNED_COMPRESSED_CHARS,
@@ -59,8 +59,6 @@ FULL_LIMITS_CAP = 1_200
 KEPT_SHARE = 0.3
 """Most of the cap ``kept`` items (a clipped first request's instructions) are sure of;
 beyond it they compete with everything else on salience."""
-MIN_CONTAINED_CHARS = 12
-"""An unpinned line this long or longer that a kept line already contains is not repeated."""
 TYPICAL_ITEM_TOKENS = 16
 DENSITY = 0.5
 """How much an item's length counts against it when the cap is filled: its score is
@@ -150,7 +148,8 @@ def select_items(
     """
     # Junk never enters. A line is shown once (``shown``): where two sections hold the
     # same words (a path under Files Read, a model's note repeating it), the copy taken
-    # first in the order below stays, the best one that still fits its section's limits.
+    # first in the order below stays, the best one that still fits its section's limits;
+    # In Progress gives way to a lasting copy (``lasting_copies``).
     clean: dict[Section, list[SummaryItem]] = {}
     for s, items in sections.items():
         seen: set[str] = set()
@@ -158,7 +157,7 @@ def select_items(
             if not tx.is_junk(i.text) and (n := tx.norm(i.text)) not in seen:
                 seen.add(n)
                 clean.setdefault(s, []).append(i)
-    clean = _without_repeats(clean)
+    clean = without_repeats(clean)
     if cap < FULL_LIMITS_CAP:  # a small cap shows each line as its value's sentence
         limit = max(FOCUS_MIN_CHARS, tx.ITEM_MAX_CHARS * cap // FULL_LIMITS_CAP)
         clean = {s: [focused(i, limit) for i in items] for s, items in clean.items()}
@@ -248,7 +247,10 @@ def select_items(
     limits = {s: max(2, round(n * scale)) for s, n in SECTION_LIMITS.items()}
     counts: dict[object, int] = {}
     spent: dict[str, int] = {}
+    lasting = lasting_copies(clean)
     for section, item in others:
+        if section is Section.IN_PROGRESS and (copy := lasting.get(tx.norm(item.text))):
+            section, item = copy  # taken at this copy's rank, where the next turn leaves it
         if tx.norm(item.text) in shown:
             continue
         full = counts.get(section, 0) >= limits.get(section, len(others))
@@ -282,53 +284,6 @@ def select_items(
         worst = min(droppable, key=lambda si: worth(si[1]))
         del keep[id(worst[1])]
         evicted += 1
-
-
-def _without_repeats(
-    sections: dict[Section, list[SummaryItem]],
-) -> dict[Section, list[SummaryItem]]:
-    """Sections without unpinned lines another line of their kind already says: of a line
-    and a longer one containing its words (one error printed by two layers), the less
-    salient goes. Kinds stay apart (a path item outlives the sentence that named it), names
-    are never repeats of longer names (``package.json`` is not ``web/package.json``), and
-    a blocked step stays whatever it quotes: it is state that a later success clears."""
-    items = [
-        (f" {_core(i)} ", i)
-        for s, found in sections.items()
-        if s not in _STATES
-        for i in found
-        if i.kind not in _NAMES
-    ]
-    rank = {id(i): (i.salience, i.seq, n) for n, (_, i) in enumerate(items)}
-    drop: set[int] = set()
-    for short_text, a in items:
-        if len(short_text) < MIN_CONTAINED_CHARS + 2:
-            continue
-        for long_text, b in items:
-            if a is b or a.kind != b.kind or id(a) in drop or id(b) in drop:
-                continue
-            if len(long_text) < len(short_text) or short_text not in long_text:
-                continue  # whole words only: " timeout 30 " is not in " timeout 300 "
-            loser = b if rank[id(a)] > rank[id(b)] else a
-            if not loser.pinned and not loser.kept:
-                drop.add(id(loser))
-    return {s: [i for i in found if id(i) not in drop] for s, found in sections.items()}
-
-
-_NAMES = frozenset({"path", "identifier", "file"})
-_STATES = frozenset({Section.BLOCKED, Section.IN_PROGRESS})
-_ERROR_LABEL = re.compile(r"^[^:\n]{1,60}?:\s+")
-
-
-def _core(item: SummaryItem) -> str:
-    """What a line says, for spotting repeats; an error without its label, since one
-    failure is often printed by several layers ("OperationalError: X", "ERROR running
-    SQL: X")."""
-    if item.kind == "error":
-        core = tx.norm(_ERROR_LABEL.sub("", item.text, count=1))
-        if len(core) >= 2 * MIN_CONTAINED_CHARS:
-            return core
-    return tx.norm(item.text)
 
 
 def refit_summary(
