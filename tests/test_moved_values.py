@@ -12,6 +12,7 @@ word before it.)
 from __future__ import annotations
 
 import itertools
+import re
 import string
 
 import pytest
@@ -453,6 +454,8 @@ RULES = (
     "{old} must never be written to during the freeze.",
     "Never write during the freeze to {old}",
     "During the freeze only write to {old} from the runner.",
+    "{old}, and every replica of it, must never be written to during the freeze.",
+    "During the freeze never write to {old}; read from the runner.",
 )
 
 
@@ -465,10 +468,12 @@ def test_a_rule_shown_without_its_stale_value_shows_where_it_was(
 ) -> None:
     """A rule keeps its words once its value is corrected, and ``…`` stands where the
     value was, at the start or end of the line too: what is left must not read as the
-    whole rule. Every other character is the rule's own."""
+    whole rule. Every other character is the rule's own, but for the clause separator
+    that followed the value."""
     old, new = data.draw(_pair(shape))
     said = rule.format(old=old)
     merged = _merged(said, f"Correction: {old} is retired, it is now {new}.").splitlines()
     shown = next(line for line in merged if "freeze" in line)
     before, _, after = (part.strip() for part in said.partition(old))
+    after = re.sub(r"^[,;]\s*", "", after)
     assert shown == " ".join(p for p in (before, "…", after) if p), (said, shown)

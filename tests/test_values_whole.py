@@ -4,8 +4,10 @@ the words around it, and what a person states exactly ranks with their facts."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
@@ -308,3 +310,32 @@ def test_a_call_line_whose_error_names_nothing_specific_keeps_the_calls_value() 
     [blocked] = [i for _, i in extract_items(message, 2, {"c1": call}) if i.kind == "blocked"]
     shown = focused(blocked, 80).text
     assert "release-2026.05.14.tar.gz" in shown or "203.0.113.45" in shown, shown
+
+
+TOKEN = st.one_of(WORD, PART, st.sampled_from([",", ";", ":", "…", "db-7:5432", ":5432"]))
+
+
+@settings(max_examples=200)
+@given(words=st.lists(TOKEN, min_size=2, max_size=12), data=st.data())
+def test_a_line_without_its_cut_words_marks_the_cuts_once_with_no_orphan_separator(
+    words: list[str], data: st.DataObject
+) -> None:
+    """Cutting words out of a line (a struck value) leaves one ``…`` where each cut was,
+    never two side by side (the line may already carry one), and no ``,``/``;``/``:``
+    opening what follows a cut: the separator went with the cut. Every other word is the
+    line's own, in order."""
+    pairs = list(itertools.pairwise(words))
+    assume(not any(a == "…" and b in {"…", ",", ";", ":"} for a, b in pairs))
+    text = " ".join(words)
+    starts = [sum(len(w) + 1 for w in words[:n]) for n in range(len(words))]
+    cut = sorted(data.draw(st.sets(st.integers(0, len(words) - 1), min_size=1)))
+    ranges = [(starts[n], starts[n] + len(words[n])) for n in cut]
+    shown = Quote(text).without(ranges, ends=True).text.split()
+    for a, b in itertools.pairwise(shown):
+        assert a != "…" or b not in {"…", ",", ";", ":"}, shown
+    kept = iter(w for n, w in enumerate(words) if n not in cut and w != "…")
+    rest = [w for w in shown if w != "…"]
+    assert all(w in kept for w in rest), shown  # the line's own words, in order
+    named = [w for n, w in enumerate(words) if n not in cut and any(c.isalnum() for c in w)]
+    assert [w for w in rest if any(c.isalnum() for c in w)] == named, shown
+    assert not named or "…" in shown, shown  # what is left never reads as the whole line

@@ -116,9 +116,9 @@ class Quote:
 
     def without(self, ranges: Iterable[tuple[int, int]], *, ends: bool = False) -> Quote:
         """This text with the character ``ranges`` left out: one inside it becomes `` … ``,
-        one at either end is dropped, or with ``ends`` shown as ``…`` too (a value struck
-        from a statement: what is left must not read as the whole of it); spans are split
-        around them."""
+        one at either end is dropped, or with ``ends`` shown as ``…`` too (a struck value:
+        what is left must not read as the whole statement). A separator after a cut, and
+        an earlier ``…`` beside one, go with it. Spans are split around the cuts."""
         cuts = sorted((max(0, a), min(len(self.text), b)) for a, b in ranges if b > a)
         if not cuts:
             return self
@@ -134,6 +134,10 @@ class Quote:
         first = last = 0
         for n, (a, b) in enumerate(keep):
             piece = self._sub(a, b).strip()
+            if a and (lead := _LEAD.match(piece.text)):  # they went with the cut
+                piece = piece._sub(lead.end(), len(piece.text)).strip()
+            if b < len(self.text) and (tail := _TAIL.search(piece.text)):  # the cut's mark
+                piece = piece._sub(0, tail.start()).strip()
             if not piece.text or (n and not any(c.isalnum() for c in piece.text)):
                 continue  # nothing left but punctuation after a cut
             if not out.text:
@@ -260,6 +264,9 @@ def quote_problems(
 # --- values ---------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"\S+")
+_LEAD = re.compile(rf"(?:[,;:{ELLIPSIS}]+(?:\s+|$))+")
+"""Separators and an earlier cut's mark opening what follows a cut (not ``:5432``'s)."""
+_TAIL = re.compile(rf"(?:^|\s){ELLIPSIS}$")
 _EDGE = "\"'`()[]{}<>,;!?*…"
 _INNER = re.compile(r"[\w)\]][-_:/\\.@#=+~%][\w(\[]")
 
