@@ -404,3 +404,19 @@ def test_a_line_in_progress_is_not_shown_as_a_copy_the_next_turn_replaces_too(
     chosen = select_items(sections, 600, COUNTER.count_text, title="t", now=6).sections
     assert chosen[Section.IN_PROGRESS] == (step,)
     assert section not in chosen
+
+
+def test_a_line_in_progress_stays_there_when_its_lasting_copy_has_no_room() -> None:
+    """The lasting copy is taken only where it fits: with its section's limit spent (four
+    Done lines at a cap of 600), the line is shown In Progress, as without the copy."""
+    line = f"Deploying the fix to {_name()} again now."
+    step = SummaryItem(text=line, key="progress:text", kind="progress", seq=9, salience=0.45)
+    copy = SummaryItem(text=line, kind="done", seq=9, salience=0.3)
+    done = [
+        SummaryItem(text=f"bash: make {_name()}", key=f"call:{n}", kind="done", seq=n, salience=0.5)
+        for n in range(8)
+    ]
+    sections = {Section.IN_PROGRESS: [step], Section.DONE: [*done, copy]}
+    chosen = select_items(sections, 600, COUNTER.count_text, title="t", now=10).sections
+    assert len(chosen[Section.DONE]) == 4 and copy not in chosen[Section.DONE]  # full
+    assert chosen[Section.IN_PROGRESS] == (step,)

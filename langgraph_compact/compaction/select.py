@@ -247,19 +247,24 @@ def select_items(
     limits = {s: max(2, round(n * scale)) for s, n in SECTION_LIMITS.items()}
     counts: dict[object, int] = {}
     spent: dict[str, int] = {}
-    lasting = lasting_copies(clean)
-    for section, item in others:
-        if section is Section.IN_PROGRESS and (copy := lasting.get(tx.norm(item.text))):
-            section, item = copy  # taken at this copy's rank, where the next turn leaves it
-        if tx.norm(item.text) in shown:
-            continue
+
+    def fits(section: Section, item: SummaryItem) -> bool:
         full = counts.get(section, 0) >= limits.get(section, len(others))
         if item.historical:  # earlier tasks: the latest couple is context enough
             full = full or counts.get(f"old:{section}", 0) >= HISTORICAL_LIMIT
         share = KIND_SHARES.get(item.kind)
         if share is not None and spent.get(item.kind, 0) + cost[id(item)] > share * cap:
             full = True
-        if not full and cost[id(item)] + opens(section) <= budget:
+        return not full and cost[id(item)] + opens(section) <= budget
+
+    lasting = lasting_copies(clean)
+    for section, item in others:
+        if tx.norm(item.text) in shown:
+            continue
+        copy = lasting.get(tx.norm(item.text)) if section is Section.IN_PROGRESS else None
+        if copy is not None and fits(*copy):
+            section, item = copy  # taken at this copy's rank, where the next turn leaves it
+        if fits(section, item):
             take(section, item)
             keep[id(item)] = (section, item)
             counts[section] = counts.get(section, 0) + 1
