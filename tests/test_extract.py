@@ -7,11 +7,14 @@ import random
 import string
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from langgraph_compact.compaction import Section, extract_items
 from langgraph_compact.compaction import text as p
 from langgraph_compact.compaction.candidates import SALIENCE
+from langgraph_compact.compaction.failures import error_lines
 from langgraph_compact.compaction.json_output import json_facts
 
 RNG = random.Random(7)
@@ -496,6 +499,26 @@ def test_lines_that_only_mention_a_failure_are_not_errors(output: str) -> None:
     items = _tool(output)
     assert not [i for _, i in items if i.kind == "error"], _texts(items)
     assert any(i.kind == "done" for _, i in items)
+
+
+WORDS = st.lists(st.from_regex(r"[b-df-hj-np-tv-z]{2,8}", fullmatch=True), min_size=1, max_size=3)
+"""Words no reader knows (no vowels: no "failed", no "cannot"), around a level word."""
+LEVELS = st.sampled_from(["error", "fatal", "critical", "panic"])
+
+
+@given(before=WORDS, level=LEVELS, after=WORDS, field=st.sampled_from(
+    ["2024-05-01 12:00:01", "12:00:01.337", "[wrkr]", "pid=4411", "W0501 09:12:44.1 4411"]
+))  # fmt: skip
+def test_a_level_word_is_a_log_level_where_a_log_puts_it_not_in_prose(
+    before: list[str], level: str, after: list[str], field: str
+) -> None:
+    rest = " ".join(after)
+    for case in (level, level.title()):  # "If `None`, the error is stored …"
+        assert error_lines(f"{' '.join(before)} {case} {rest}") == []
+    for shown in (f"{field} {level} {rest}", f"{field} {level.title()} {rest}",
+                  f"{level.title()} {rest}", f"{' '.join(before)} {level.upper()} {rest}",
+                  f"{' '.join(before)} [{level}] {rest}", f"{' '.join(before)} {level}: {rest}"):  # fmt: skip
+        assert error_lines(shown) == [shown]
 
 
 def test_a_plain_number_argument_is_an_id_only_under_an_ids_name() -> None:

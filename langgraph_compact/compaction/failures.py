@@ -113,6 +113,22 @@ def _says_failed(line: str) -> bool:
     return named and not _NOT_FAILED.search(line)
 
 
+_LEVEL = "(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ERR)"
+_LOG_FIELD = r"\S*[\d\[\](){}|=:<>]\S*"
+"""A field a logger prints before the level: a time, a pid, a host, ``[worker]``."""
+_LEVEL_FIELD = re.compile(
+    rf"^\W{{0,3}}(?:\S+\s+){{0,3}}?(?:{_LEVEL}(?=[:\s\]]|-(?![\w-]*\.[A-Za-z]))|"
+    rf"\[(?i:{_LEVEL})\]|(?i:{_LEVEL}):)|"
+    rf"^\W{{0,3}}(?:(?:{_LOG_FIELD}\s+){{1,3}}(?i:{_LEVEL})|(?:Error|Fatal|Critical|Panic))"
+    r"(?=[:\s\]]|$)"
+)
+"""A log line's level: in capitals, bracketed or closed by a colon among its first words
+(``[E] ERROR db``, ``[error]``, ``Overall error:``), in words only where a log puts it,
+first or after the fields a logger prints (``Error connecting to db``, ``12:00:01 error
+dialing``). "If `None`, the error is stored …" is prose about errors; "error-10.internal"
+is a host."""
+
+
 _ERROR_PATTERNS = [
     *_DIAGNOSTICS,
     # test runners
@@ -136,10 +152,10 @@ _ERROR_PATTERNS = [
         r"<returncode>[1-9]\d*</returncode>|\breturn(?:ed)? code\W{0,3}[1-9]\d*\b",
         re.IGNORECASE,
     ),
-    # log lines at error level, and what shells and tools print when they fail
+    # log lines at error level (``_LEVEL_FIELD``), and what shells and tools print when
+    # they fail
+    _LEVEL_FIELD,
     re.compile(
-        r"^\W{0,3}(?:\S+\s+){0,3}?\[?(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ERR)\]?"
-        r"(?:[:\s\]]|-(?![\w-]*\.[A-Za-z]))|"  # not a name: "error-10.internal"
         r"\blevel=(?:error|fatal|critical)\b|^(?:fatal|panic|error):\s|npm ERR!|"
         r"command not found|No such file or directory|Permission denied|Segmentation fault|"
         r"core dumped|\bOOMKilled\b|\bout of memory\b|\bconnection refused\b|\btimed out\b",
