@@ -127,8 +127,8 @@ def test_a_printed_name_is_shown_with_ten_words_of_its_line_wherever_it_stands(
     shown = [i for i in _printed(f"{line}\n" + "ok\n" * 8) if target in i.text]
     assert shown, line
     if any(not i.key.startswith("printed:") for i in shown):
-        # another reader quoted the line first (``… is {target}``, a fact): whole
-        assert [i.text for i in shown] == [line]
+        # the fact reader quoted the line first (``… is {target}``): whole
+        assert [(i.kind, i.text) for i in shown] == [("fact", line)]
         return
     (printed,) = [i.text for i in shown]
     assert printed.strip(" …") in line

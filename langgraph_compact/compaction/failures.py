@@ -114,19 +114,22 @@ def _says_failed(line: str) -> bool:
 
 
 _LEVEL = "(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ERR)"
-_LOG_FIELD = r"\S*[\d\[\](){}|=:<>]\S*"
-"""A field a logger prints before the level: a time, a pid, a host, ``[worker]``."""
+_LOG_FIELD = r"[^\s\d\[\](){}|=:<>]*[\d\[\](){}|=:<>]\S*"
+"""A field a logger prints before the level: a time, a pid, a host, ``[worker]``. Split
+at its first digit or bracket, so a line of long such tokens is read once, not in every
+way it could be cut."""
 _LEVEL_FIELD = re.compile(
     rf"^\W{{0,3}}(?:\S+\s+){{0,3}}?(?:{_LEVEL}(?=[:\s\]]|-(?![\w-]*\.[A-Za-z]))|"
-    rf"\[(?i:{_LEVEL})\]|(?i:{_LEVEL}):)|"
+    rf"\[\s*(?i:{_LEVEL})\s*\]|(?i:{_LEVEL}):)|"
     rf"^\W{{0,3}}(?:(?:{_LOG_FIELD}\s+){{1,3}}(?i:{_LEVEL})|(?:Error|Fatal|Critical|Panic))"
-    r"(?=[:\s\]]|$)"
+    r"(?=[:\s\]])"
 )
 """A log line's level: in capitals, bracketed or closed by a colon among its first words
-(``[E] ERROR db``, ``[error]``, ``Overall error:``), in words only where a log puts it,
-first or after the fields a logger prints (``Error connecting to db``, ``12:00:01 error
-dialing``). "If `None`, the error is stored …" is prose about errors; "error-10.internal"
-is a host."""
+(``[E] ERROR db``, ``[error   ]``, ``Overall error:``), in words only where a log puts
+it, after the fields a logger prints (``12:00:01 error dialing``) or first in a word
+that opens a sentence (``Error connecting to db``). "If `None`, the error is stored …" is
+prose about errors, and so is a docstring's ``error messages.`` (a line it wrapped);
+``level: error`` is a setting, "error-10.internal" a host."""
 
 
 _ERROR_PATTERNS = [
@@ -156,7 +159,7 @@ _ERROR_PATTERNS = [
     # they fail
     _LEVEL_FIELD,
     re.compile(
-        r"\blevel=(?:error|fatal|critical)\b|^(?:fatal|panic|error):\s|npm ERR!|"
+        r"\blevel=(?:error|fatal|critical)\b|^(?:fatal|panic|error):\s|npm (?:ERR!|error\b)|"
         r"command not found|No such file or directory|Permission denied|Segmentation fault|"
         r"core dumped|\bOOMKilled\b|\bout of memory\b|\bconnection refused\b|\btimed out\b",
         re.IGNORECASE,
