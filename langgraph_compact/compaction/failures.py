@@ -114,15 +114,15 @@ def _says_failed(line: str) -> bool:
 
 
 _LEVEL = "(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC|ERR)"
+_TITLED = "(?:Error|Fatal|Critical|Severe|Panic)"
 _LOG_FIELD = r"[^\s\d\[\](){}|=:<>]*[\d\[\](){}|=:<>]\S*"
 """A field a logger prints before the level: a time, a pid, a host, ``[worker]``. Split
 at its first digit or bracket, so a line of long such tokens is read once, not in every
 way it could be cut."""
 _LEVEL_FIELD = re.compile(
-    rf"^\W{{0,3}}(?:\S+\s+){{0,3}}?(?:{_LEVEL}(?=[:\s\]]|-(?![\w-]*\.[A-Za-z]))|"
+    rf"^\W{{0,3}}(?:\S+\s+){{0,3}}?(?:(?:{_LEVEL}|{_TITLED})(?=[:\s\]]|-(?![\w-]*\.[A-Za-z]))|"
     rf"\[\s*(?i:{_LEVEL})\s*\]|(?i:{_LEVEL}):)|"
-    rf"^\W{{0,3}}(?:(?:{_LOG_FIELD}\s+){{1,3}}(?i:{_LEVEL})|(?:Error|Fatal|Critical|Panic))"
-    r"(?=[:\s\]])"
+    rf"^\W{{0,3}}(?:{_LOG_FIELD}\s+){{1,3}}(?i:{_LEVEL})(?=[:\s\]])"
 )
 """A log line's level: in capitals, bracketed or closed by a colon among its first words
 (``[E] ERROR db``, ``[error   ]``, ``Overall error:``), in words only where a log puts
@@ -160,6 +160,7 @@ _ERROR_PATTERNS = [
     _LEVEL_FIELD,
     re.compile(
         r"\blevel=(?:error|fatal|critical)\b|^(?:fatal|panic|error):\s|npm (?:ERR!|error\b)|"
+        r"^an? (?:\w+ )?error occurred\b|"
         r"command not found|No such file or directory|Permission denied|Segmentation fault|"
         r"core dumped|\bOOMKilled\b|\bout of memory\b|\bconnection refused\b|\btimed out\b",
         re.IGNORECASE,
