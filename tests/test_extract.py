@@ -62,6 +62,11 @@ ERRORS = [
     ("Job {w} failed: timeout after 30s", "failed:"),
     ("Killed", "Killed"),
     ("ERR-42 {w} connection reset", "ERR-42"),  # an error code, not a host named "err-…"
+    ("12:04:53  Database Error in model {w}", "Database Error"),
+    (
+        "An error occurred (AccessDenied) when calling the SendMessage operation on {w}",
+        "AccessDenied",
+    ),
 ]
 
 
@@ -519,12 +524,12 @@ def test_a_level_word_is_a_log_level_where_a_log_puts_it_not_in_prose(
     before: list[str], level: str, after: list[str], field: str
 ) -> None:
     words, rest = " ".join(before), " ".join(after)
-    for case in (level, level.title()):  # "If `None`, the error is stored …"
-        assert error_lines(f"{words} {case} {rest}") == []
-        assert error_lines(f"{words}: {case}") == []  # a setting: "log_level: error"
+    assert error_lines(f"{words} {level} {rest}") == []  # "If `None`, the error is …"
     assert error_lines(f"{level} {rest}") == []  # a line a docstring wrapped
+    for case in (level, level.title()):
+        assert error_lines(f"{words}: {case}") == []  # a setting: "log_level: error"
     for shown in (f"{field} {level} {rest}", f"{field} {level.title()} {rest}",
-                  f"{level.title()} {rest}",
+                  f"{level.title()} {rest}", f"{words} {level.title()} {rest}",
                   f"{words} {level.upper()} {rest}", f"{words} [{level}] {rest}",
                   f"12:00:01 [{level}    ] {rest}", f"{words} {level}: {rest}"):  # fmt: skip
         assert error_lines(shown) == [shown]

@@ -124,12 +124,12 @@ _LEVEL_FIELD = re.compile(
     rf"\[\s*(?i:{_LEVEL})\s*\]|(?i:{_LEVEL}):)|"
     rf"^\W{{0,3}}(?:{_LOG_FIELD}\s+){{1,3}}(?i:{_LEVEL})(?=[:\s\]])"
 )
-"""A log line's level: in capitals, bracketed or closed by a colon among its first words
-(``[E] ERROR db``, ``[error   ]``, ``Overall error:``), in words only where a log puts
-it, after the fields a logger prints (``12:00:01 error dialing``) or first in a word
-that opens a sentence (``Error connecting to db``). "If `None`, the error is stored …" is
-prose about errors, and so is a docstring's ``error messages.`` (a line it wrapped);
-``level: error`` is a setting, "error-10.internal" a host."""
+"""A log line's level: in capitals or title case among its first words (``[E] ERROR db``,
+``Database Error in model x``), bracketed (``[error   ]``) or closed by a colon
+(``Overall error:``); in lower case only after the fields a logger prints (``12:00:01
+error dialing``). "If `None`, the error is stored …" is prose about errors, and so is a
+docstring's wrapped ``error messages.``; ``level: error`` is a setting,
+"error-10.internal" a host."""
 
 
 _ERROR_PATTERNS = [
