@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from factories import ai_tool_call, human, system, tool_result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableLambda
@@ -297,3 +299,42 @@ def test_a_value_the_model_invented_is_flagged_not_stored() -> None:
     assert "8443" in text  # stated in the notes
     assert "redis-9.internal:6380" not in text  # stated nowhere
     assert any("redis-9.internal:6380" in line for line in summary.flagged)
+
+
+class CallCopyingModel(GenericFakeChatModel):
+    """Answers with the prompt's tool-call lines, as a model quoting what the agent ran."""
+
+    messages: Any = None
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        from langchain_core.outputs import ChatGeneration, ChatResult
+
+        from langgraph_compact.messages import message_text
+
+        lines = [ln.strip() for ln in message_text(messages[-1]).splitlines()]
+        text = json.dumps({"Done": [ln for ln in lines if ln.startswith("-> ")]})
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(text))])
+
+
+_COMMAND = st.text(alphabet=st.sampled_from(list("ab9 -./\"'\\:=\n")), min_size=1, max_size=60)
+
+
+@settings(max_examples=40, deadline=None)
+@given(commands=st.lists(_COMMAND, min_size=1, max_size=4), two_args=st.booleans())
+def test_a_call_the_model_quotes_from_its_prompt_is_grounded(
+    commands: list[str], two_args: bool
+) -> None:
+    """The prompt shows each call's arguments as the text values are quoted from (a lone
+    string as it is, else canonical JSON), so a model quoting the call it was shown is not
+    flagged for quotes, backslashes or newlines that JSON would have escaped."""
+    raw = _history(30)
+    for n, command in enumerate(commands):  # early enough to be summarized
+        args = {"command": command, "timeout": 30} if two_args else {"command": command}
+        call = ai_tool_call("bash", args, id=f"c{n}")
+        raw[4:4] = [call, tool_result(call, "ok", id=f"r{n}")]
+    settings_ = CompactionSettings(
+        BUDGET, counter=COUNTER, summarizer=ChatModelSummarizer(CallCopyingModel())
+    )
+    summary = compact(raw, None, settings_).summary
+    assert summary is not None
+    assert not [line for line in summary.flagged if "-> bash" in line], summary.flagged

@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from langgraph_compact.compaction.calls import arg_items
+from langgraph_compact.compaction.candidates import SALIENCE, present
 from langgraph_compact.compaction.merge import merge_items
 from langgraph_compact.compaction.parse import classify
 from langgraph_compact.compaction.patterns import facts
-from langgraph_compact.compaction.select import select_items
+from langgraph_compact.compaction.select import REPEAT_DECAY, select_items
 from langgraph_compact.compaction.summary import Section, SummaryItem, render_sections
 from langgraph_compact.tokens import TokenCounter
 
@@ -420,3 +422,77 @@ def test_a_line_in_progress_stays_there_when_its_lasting_copy_has_no_room() -> N
     chosen = select_items(sections, 600, COUNTER.count_text, title="t", now=10).sections
     assert len(chosen[Section.DONE]) == 4 and copy not in chosen[Section.DONE]  # full
     assert chosen[Section.IN_PROGRESS] == (step,)
+
+
+def _passed(calls: list[tuple[int, str, dict[str, str]]]) -> list[SummaryItem]:
+    """The values ``(seq, tool, args)`` calls pass, as extraction reads them."""
+    return [
+        item
+        for n, (seq, name, args) in enumerate(calls)
+        for _, item in present(arg_items({"name": name, "args": args, "id": f"c{n}"}, f"a{n}", seq))
+    ]
+
+
+def _beside_a_fact(values: list[SummaryItem], lines: int) -> list[str]:
+    """What a cap holding a tool's fact and ``lines`` more lines shows of ``values`` and
+    the fact; the fact's salience is between a passed value's, halved once, and whole."""
+    salience = SALIENCE["args.value"] * (1 + REPEAT_DECAY) / 2
+    fact = SummaryItem(text="target locked: J0526-1039 (airmass 1.21)", kind="fact",
+                       salience=salience)  # fmt: skip
+    line = max(COUNTER.count_text(f"- {v.text}") for v in values) + 1
+    cap = COUNTER.count_text(render_sections("[Summary]", {Section.CRITICAL: (fact,)}))
+    return _select([(Section.CRITICAL, i) for i in (fact, *values)], cap + lines * line + 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    days=st.lists(st.integers(1, 28), min_size=3, max_size=9, unique=True).map(sorted),
+    room=st.integers(2, 4),
+    other_tool=st.booleans(),
+)
+def test_of_the_values_a_tool_was_passed_in_turn_the_latest_come_before_a_fact(
+    days: list[int], room: int, other_tool: bool
+) -> None:
+    """A tool called again and again with one setting changed (a search per date) leaves a
+    log of values; the latest is state, each earlier one is worth half as much, so a fact
+    as salient as the latest is kept before them. Another tool's setting of the same name
+    is a value of its own."""
+    calls = [
+        (n + 1, "search_direct_flight", {"date": f"2024-05-{d:02d}"}) for n, d in enumerate(days)
+    ]
+    if other_tool:
+        calls.insert(0, (0, "book_flight", {"date": "2024-06-30"}))
+    shown = _beside_a_fact(_passed(calls), room + other_tool)
+    dates = [t.removeprefix("search_direct_flight date: ") for t in shown if "search_" in t]
+    assert "target locked: J0526-1039 (airmass 1.21)" in shown
+    assert dates and dates == [f"2024-05-{d:02d}" for d in days][-len(dates) :]
+    assert other_tool is any(t.startswith("book_flight date: ") for t in shown)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ids=st.lists(st.from_regex(r"[A-Z0-9]{6}", fullmatch=True), min_size=3, max_size=5,
+                    unique=True))  # fmt: skip
+def test_ids_looked_up_in_turn_are_each_a_thing_not_a_log(ids: list[str]) -> None:
+    values = _passed(
+        [(n, "get_reservation_details", {"reservation_id": r}) for n, r in enumerate(ids)]
+    )
+    shown = _beside_a_fact(values, len(values) - 1)  # room for every value, not the fact too
+    assert all(v.text in shown for v in values)
+
+
+def test_names_mined_from_command_lines_and_parallel_calls_are_no_log() -> None:
+    """Ids a command line names are words of a command; values passed in one message are
+    of one moment: neither makes an earlier value worth less."""
+    commands = [
+        "kubectl logs pod-7f9c2d -n prod",
+        "git show 3f9a2c1 --stat",
+        "docker inspect w-5b8d",
+    ]
+    mined = _passed([(n, "bash", {"command": c}) for n, c in enumerate(commands)])
+    parallel = _passed(
+        [(5, "search_direct_flight", {"date": d}) for d in ("2024-05-20", "2024-05-21")]
+    )
+    assert len(mined) == 3 and len(parallel) == 2
+    for values in (mined, parallel):
+        shown = _beside_a_fact(values, len(values) - 1)  # room for every value, not the fact
+        assert all(v.text in shown for v in values)

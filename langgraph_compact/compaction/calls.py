@@ -26,7 +26,7 @@ _MODIFY_COMMAND = re.compile(
 )
 
 
-_ID_ARG = re.compile(r"id$|_id|key|code|number|num$|no$|ref|ticket|order|reservation|account|sha",
+ID_ARG = re.compile(r"id$|_id|key|code|number|num$|no$|ref|ticket|order|reservation|account|sha",
                      re.IGNORECASE)  # fmt: skip
 
 
@@ -63,7 +63,7 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
         found = [whole_value] if short_value and (tx.is_name(value) or code) else []
         # Passed on purpose: a whole argument, a plain number only under an id's name
         # (``order_id: 4521``, not ``start_line: 120``).
-        named = [v for v in found if not v.isdigit() or _ID_ARG.search(arg)]
+        named = [v for v in found if not v.isdigit() or ID_ARG.search(arg)]
         paths = tx.paths(value)
         for ident in dict.fromkeys([*found, *tx.identifiers(value)[:3]]):
             # a file's name is the file's, and a piece of the whole argument is not a

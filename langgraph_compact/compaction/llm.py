@@ -19,7 +19,6 @@ summarizer's draft).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from langgraph_compact.compaction.candidates import Candidate
 from langgraph_compact.compaction.clip import clip_text
 from langgraph_compact.compaction.ground import ground_items, request_pool
 from langgraph_compact.compaction.parse import items_from_sections, parse_answer
-from langgraph_compact.compaction.quote import values
+from langgraph_compact.compaction.quote import args_text, values
 from langgraph_compact.compaction.summarize import (
     SummaryDraft,
     SummaryRequest,
@@ -223,8 +222,7 @@ def _prompt(request: SummaryRequest) -> list[BaseMessage]:
     for offset, m in enumerate(request.span):
         text = clip_text(message_text(m), _SPAN_MESSAGE_CHARS, m.id or "")
         calls = "".join(
-            f"\n  -> {c['name']}({json.dumps(c['args'], default=str)[:300]})"
-            for c in getattr(m, "tool_calls", [])
+            f"\n  -> {c['name']}: {args_text(c)[:300]}" for c in getattr(m, "tool_calls", [])
         )
         lines.append(f"[{request.span_start + offset}] {m.type}: {text}{calls}")
     system = SUMMARY_PROMPT.format(sections=names, max_tokens=request.max_tokens)

@@ -1,5 +1,6 @@
 """Lines a summary shows once: of a line another line of its kind already says, the
-better one; of a line In Progress and a lasting section both hold, the lasting copy."""
+better one; of a line In Progress and a lasting section both hold, the lasting copy; of
+the values one argument of one tool was passed in turn, the latest first."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import re
 from collections.abc import Mapping, Sequence
 
 from langgraph_compact.compaction import text as tx
+from langgraph_compact.compaction.calls import ID_ARG
 from langgraph_compact.compaction.summary import Section, SummaryItem
 
-__all__ = ["MIN_CONTAINED_CHARS", "lasting_copies", "without_repeats"]
+__all__ = ["MIN_CONTAINED_CHARS", "lasting_copies", "newer_values", "without_repeats"]
 
 MIN_CONTAINED_CHARS = 12
 """An unpinned line this long or longer that a kept line already contains is not repeated."""
@@ -81,3 +83,34 @@ def _core(item: SummaryItem) -> str:
         if len(core) >= 2 * MIN_CONTAINED_CHARS:
             return core
     return tx.norm(item.text)
+
+
+def newer_values(
+    sections: Mapping[Section, Sequence[SummaryItem]],
+) -> dict[tuple[Section, int], int]:
+    """By place in ``sections``: how many later messages passed the same argument of the
+    same tool another value. A search run for one date after another leaves a log, whose
+    latest value is the state; values passed in one message (parallel calls) are of one
+    moment and do not count against each other."""
+    seqs: dict[tuple[str, str], set[int]] = {}
+    found: list[tuple[tuple[Section, int], tuple[str, str], int]] = []
+    for s, items in sections.items():
+        for n, i in enumerate(items):
+            if (arg := _setting(i)) is not None:
+                seqs.setdefault(arg, set()).add(i.seq)
+                found.append(((s, n), arg, i.seq))
+    return {at: sum(q > seq for q in seqs[arg]) for at, arg, seq in found}
+
+
+def _setting(item: SummaryItem) -> tuple[str, str] | None:
+    """The tool and argument a value was passed whole in (``search_flight date: …``), when
+    the argument is a setting the calls vary. A name mined from a command line is one word
+    of a command, not a value of a log, and ids looked up in turn (``reservation_id``) are
+    each a thing of their own."""
+    if item.kind != "identifier" or not item.spans:
+        return None
+    span = item.spans[0]
+    arg = span.part.removeprefix("args.")
+    if arg == span.part or span.start != 0 or ID_ARG.search(arg):
+        return None
+    return item.text[: span.at], span.part

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.quote import naming
-from langgraph_compact.compaction.repeats import lasting_copies, without_repeats
+from langgraph_compact.compaction.repeats import lasting_copies, newer_values, without_repeats
 from langgraph_compact.compaction.shorten import (
     FOCUS_MIN_CHARS,
     PINNED_COMPRESSED_CHARS,
@@ -74,6 +74,10 @@ FIRST_SALIENCE = 0.5
 """Salience an item needs to be its section's guaranteed first line."""
 HISTORICAL_LIMIT = 2
 """Most items of earlier tasks a section keeps."""
+REPEAT_DECAY = 0.5
+"""Worth an earlier value of a tool's setting keeps for each later message that passed
+another (``repeats.newer_values``): the searches of eight dates are a log, the latest is
+state. The raw calls stay recallable."""
 KIND_SHARES: dict[str, float] = {"error": 0.3}
 """Most of the cap unpinned items of a kind may take: a long debugging session must not
 fill the summary with its error log (the recall tool still finds every error)."""
@@ -138,12 +142,13 @@ def select_items(
         ``PINNED_COMPRESSED_CHARS`` when they alone exceed the cap, which then grows;
         to ``PINNED_SHORTEST_CHARS`` when the budget forces the refit). Below
         ``FULL_LIMITS_CAP`` every other line is shown around its value (``focused``).
-        Then add the best item of each section, then
-        the others in order of ``score``, each at the cost of its bullet plus any heading
-        it opens, skipping what does not fit, what a section already holds
-        ``SECTION_LIMITS`` of, and what would take a kind past its ``KIND_SHARES``.
-        Render the result and count it exactly; while it is over the cap, drop the
-        lowest-scored unpinned item.
+        Then add the best item of each section, then the others in order of worth
+        (``score`` per token, times what the item names, halved for each later value of
+        the same setting of the same tool: ``REPEAT_DECAY``), each at the cost of its
+        bullet plus any heading it opens, skipping what does not fit, what a section
+        already holds ``SECTION_LIMITS`` of, and what would take a kind past its
+        ``KIND_SHARES``. Render the result and count it exactly; while it is over the
+        cap, drop the least worth unpinned item.
         Items keep their order inside a section.
     """
     # Junk never enters. A line is shown once (``shown``): where two sections hold the
@@ -158,6 +163,7 @@ def select_items(
                 seen.add(n)
                 clean.setdefault(s, []).append(i)
     clean = without_repeats(clean)
+    newer = newer_values(clean)  # before ``focused`` cuts the label naming the tool
     if cap < FULL_LIMITS_CAP:  # a small cap shows each line as its value's sentence
         limit = max(FOCUS_MIN_CHARS, tx.ITEM_MAX_CHARS * cap // FULL_LIMITS_CAP)
         clean = {s: [focused(i, limit) for i in items] for s, items in clean.items()}
@@ -198,6 +204,7 @@ def select_items(
         return extra
 
     named = {id(i): naming(i.text) for items in clean.values() for i in items}
+    later = {id(i): newer.get((s, n), 0) for s, its in clean.items() for n, i in enumerate(its)}
 
     def worth(item: SummaryItem) -> float:
         """Score per token, softened, times what the item names: the cap is a knapsack,
@@ -208,7 +215,8 @@ def select_items(
             return score(item, now)
         length: float = max(4, cost[id(item)]) / TYPICAL_ITEM_TOKENS
         value = 1.0 if item.kind in STATED else 1 + VALUE_WEIGHT * (2 * named[id(item)] - 1)
-        return score(item, now) * value / math.pow(length, DENSITY)
+        repeat = REPEAT_DECAY ** later.get(id(item), 0)
+        return score(item, now) * value * repeat / math.pow(length, DENSITY)
 
     def take(section: Section, item: SummaryItem) -> None:
         nonlocal budget
