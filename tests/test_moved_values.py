@@ -477,3 +477,44 @@ def test_a_rule_shown_without_its_stale_value_shows_where_it_was(
     before, _, after = (part.strip() for part in said.partition(old))
     after = re.sub(r"^[,;]\s*", "", after)
     assert shown == " ".join(p for p in (before, "…", after) if p), (said, shown)
+
+
+_FORMAT = {
+    # one kind of value written two ways: the correction's mark, not a shape, says which
+    "coordinates": (
+        st.builds(
+            lambda d, m, s: f"{d}°{m:02d}′{s:02d}″S",
+            st.integers(1, 89),
+            st.integers(0, 59),
+            st.integers(0, 59),
+        ),
+        st.builds(lambda d, f: f"{d}.{f:03d}°N", st.integers(1, 89), st.integers(0, 999)),
+    ),
+    "amount": (
+        st.builds(lambda n: f"¥{n:,}", st.integers(10_000, 9_999_999)),
+        st.builds(lambda n: f"CHF {n}.50", st.integers(100, 99_999)),
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_FORMAT))
+@settings(max_examples=20, deadline=None)
+@given(
+    data=st.data(),
+    verb=_lower.map(lambda w: w + "ing"),
+    preposition=st.sampled_from(["at", "on", "in", "to", "from", "for", "with", "by", "via"]),
+)
+def test_no_longer_doing_something_at_a_value_marks_that_value_stale(
+    kind: str, verb: str, preposition: str, data: st.DataObject
+) -> None:
+    """ "We're no longer meeting at X. New rendezvous is Y." marks X whatever the verb
+    before the preposition, so the new value replaces it though it is written another way."""
+    old, new = (data.draw(values) for values in _FORMAT[kind])
+    later = f"We're no longer {verb} {preposition} {old}. The new one is {new}."
+    assert stale_values(later.split(". ")[0] + ".") == [old]
+    shown = _merged(f"The meeting point for the team is {old}.", later)
+    assert new in shown
+    assert old not in shown, shown
+    # a value before the preposition is the one named, not what follows it
+    named = stale_values(f"Actually we no longer use Redis {preposition} it.")
+    assert [v.split()[0] for v in named] == ["Redis"]
