@@ -15,7 +15,7 @@ from langgraph_compact.compaction import extract_items
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import SALIENCE
 from langgraph_compact.compaction.extent import gives_a_value
-from langgraph_compact.compaction.quote import Quote, Source, values
+from langgraph_compact.compaction.quote import Quote, Source
 from langgraph_compact.compaction.select import select_items
 from langgraph_compact.compaction.shorten import around, focused
 from langgraph_compact.compaction.summary import Section
@@ -339,22 +339,3 @@ def test_a_line_without_its_cut_words_marks_the_cuts_once_with_no_orphan_separat
     named = [w for n, w in enumerate(words) if n not in cut and any(c.isalnum() for c in w)]
     assert [w for w in rest if any(c.isalnum() for c in w)] == named, shown
     assert not named or "…" in shown, shown  # what is left never reads as the whole line
-
-
-_BRACKETED = st.one_of(
-    st.builds(lambda a, b, c, r: f"§{a}.{b}({c})({r})", st.integers(1, 20), st.integers(1, 9),
-              st.sampled_from("abcdefgh"), st.sampled_from(["i", "ii", "iii", "iv"])),
-    st.builds(lambda n, i: f"{n}[{i}]", PART, st.integers(0, 99)),
-    st.builds(lambda f, k, v: f"{f}({k}={v})", PART, PART, st.integers(0, 999)),
-)  # fmt: skip
-
-
-@given(
-    value=_BRACKETED,
-    around=st.sampled_from(["{} ", "({}) ", "[{}], ", "{}. ", "{}), ", "<{}>; "]),
-)
-def test_a_value_keeps_the_brackets_it_opens(value: str, around: str) -> None:
-    """ "§8.2(e)(i)" is read to its last bracket, as written; a bracket around it, or one
-    closing what began before it, is not the value's."""
-    text = "Refer to " + around.format(value) + "in the letter."
-    assert value in values(text)

@@ -268,7 +268,6 @@ _LEAD = re.compile(rf"(?:[,;:{ELLIPSIS}]+(?:\s+|$))+")
 """Separators and an earlier cut's mark opening what follows a cut (not ``:5432``'s)."""
 _TAIL = re.compile(rf"(?:^|\s){ELLIPSIS}$")
 _EDGE = "\"'`()[]{}<>,;!?*…"
-_PAIR = dict(zip(")]}>", "([{<", strict=True))
 _INNER = re.compile(r"[\w)\]][-_:/\\.@#=+~%][\w(\[]")
 
 
@@ -313,8 +312,6 @@ def _value_spans(text: str) -> tuple[tuple[int, int], ...]:
             a += 1
         while b > a and (text[b - 1] in _EDGE or text[b - 1] in ".:"):
             b -= 1
-        while b < m.end() and text.count(_PAIR.get(text[b], " "), a, b) > text.count(text[b], a, b):
-            b += 1  # "§8.2(e)(i)" keeps the brackets it opens, not a pair around it
         token = text[a:b]
         if token and _is_value(token, first):
             out.append((a, b))
@@ -343,8 +340,11 @@ def unquoted_values(text: str, sources: Iterable[str]) -> list[str]:
     pool = list(sources)
     folded = [_fold(s) for s in pool]
     out = []
-    for v in values(text):
-        named = v.isascii() and v.isalpha() and v[:1].isupper() and v[1:].islower()
-        if not (any(_fold(v) in f for f in folded) if named else any(v in s for s in pool)):
-            out.append(v)
+    for value in values(text):
+        plain = value.isalpha() and value[:1].isupper() and value[1:].islower()
+        if plain and all(ord(c) < 128 for c in value):
+            if not any(_fold(value) in f for f in folded):
+                out.append(value)
+        elif not any(value in s for s in pool):
+            out.append(value)
     return out

@@ -8,12 +8,9 @@ by it: the tool's name and its whole arguments, canonical (``dedupe``). A comman
 of several steps also runs its last step again (``git pull && ./print-version.sh`` runs
 ``./print-version.sh`` again: the steps before it change the state it reports, not what
 it reports on), one way only: what ``cat a.env && ./v.sh`` printed is no ``./v.sh``
-output alone. So does a command line with options added at its end: ``wx latest
---station primary --no-cache`` asks what ``wx latest --station primary`` asked, and
-``ls -la`` what ``ls`` did, one way only again. Another flag in place of one (``uname
--r``, ``uname -m``), another argument, a step that changes where or with what the last
-one runs (``cd deploy && ls``, ``source .env; ./run``) or another script body is another
-call. Each fact read from an output keeps its call
+output alone. Another flag (``uname -r``, ``uname -m``), a step that changes where or
+with what the last one runs (``cd deploy && ls``, ``source .env; ./run``) or another
+script body is another call. Each fact read from an output keeps its call
 (``SummaryItem.call``); merge drops it when a later run of that call succeeds and is
 summarized. A run that failed says nothing about the state, and replaces nothing. While
 the later output is still in view, verbatim after the summary, the summary is left as it
@@ -31,15 +28,7 @@ from typing import Any
 from langgraph_compact.compaction.summary import SummaryItem
 from langgraph_compact.messages import canonical_json
 
-__all__ = [
-    "OBSERVED",
-    "call_key",
-    "fewer_options",
-    "last_step",
-    "own",
-    "replaced_by_run",
-    "runs_again",
-]
+__all__ = ["OBSERVED", "call_key", "last_step", "replaced_by_run", "runs_again"]
 
 OBSERVED = frozenset({"fact", "identifier"})
 """Kinds of tool items a later run replaces. Not errors (what failed is history: a fix
@@ -48,9 +37,8 @@ demotes them, ``merge._resolve``), not paths (a file read stays read)."""
 
 def call_key(call: Mapping[str, Any]) -> str:
     """The identity of a call: its name and a digest of its canonical arguments (a
-    script's every line, not the first one a signature shows); a shell command line also
-    names the digests of the command lines it runs again (``runs_again``:
-    ``name#whole+other+…``).
+    script's every line, not the first one a signature shows); a shell command line of
+    several steps also names the digest of its ``last_step`` (``name#whole+last``).
 
     >>> call_key({"name": "bash", "args": {"command": "uname -r"}}) == call_key(
     ...     {"name": "bash", "args": {"command": "uname -m"}})
@@ -59,9 +47,8 @@ def call_key(call: Mapping[str, Any]) -> str:
     args = call.get("args", {})
     key = f"{call['name']}#{_digest(args)}"
     command = args.get("command") if isinstance(args, Mapping) else None
-    if isinstance(command, str):
-        for line in _asked_again(command):
-            key += "+" + _digest({**args, "command": line})
+    if isinstance(command, str) and (step := last_step(command)) != command:
+        key += "+" + _digest({**args, "command": step})
     return key
 
 
@@ -69,56 +56,20 @@ def _digest(args: object) -> str:
     return hashlib.sha256(canonical_json(args).encode()).hexdigest()[:16]
 
 
-def _asked_again(command: str) -> list[str]:
-    """The other command lines whose output a run of ``command`` shows anew: its last
-    step (``last_step``), and each of the two with its trailing options dropped one by
-    one (``fewer_options``)."""
-    lines = dict.fromkeys((command, last_step(command)))
-    found = [shorter for line in lines for shorter in (line, *fewer_options(line))]
-    return [line for line in dict.fromkeys(found) if line != command]
-
-
-_TRAILING_OPTION = re.compile(r"\s+--?[A-Za-z][\w.-]*(?:=[^\s'\"`|&;<>]*)?\s*$")
-"""An option written last: ``-la``, ``--no-cache``, ``--format=json``; not a number
-(``head -5``), a quoted word or a redirection."""
-
-
-def fewer_options(command: str) -> list[str]:
-    """``command`` with its trailing options dropped one at a time, last first: the
-    same question asked with fewer options. A command line of one word and options only
-    keeps its word.
-
-    >>> fewer_options("wx latest --station primary --no-cache")
-    ['wx latest --station primary']
-    >>> fewer_options("ls -l -a"), fewer_options("tail -n 5"), fewer_options("uname -r")
-    (['ls -l', 'ls'], [], ['uname'])
-    """
-    out = []
-    while (m := _TRAILING_OPTION.search(command)) and command[: m.start()].strip():
-        command = command[: m.start()]
-        out.append(command)
-    return out
-
-
 def runs_again(key: str) -> frozenset[str]:
-    """The calls a run of ``key`` runs again, each by its own identity (``own``): itself,
-    of a command line of several steps its last step run alone, and the same command
-    lines with fewer trailing options. One way only: ``git pull && ./v.sh`` runs
+    """The calls a run of ``key`` runs again: itself and, of a command line of several
+    steps, its last step run alone. One way only: ``git pull && ./v.sh`` runs
     ``./v.sh`` again, but ``./v.sh`` does not run again what ``cat a.env && ./v.sh``
-    printed of ``a.env``; ``ls -la`` runs ``ls`` again, ``ls`` does not run ``ls -la``.
+    printed of ``a.env``.
 
     >>> sorted(runs_again(call_key({"name": "bash", "args": {"command": "make && ./v"}}))) == (
-    ...     sorted({own(call_key({"name": "bash", "args": {"command": "make && ./v"}})),
+    ...     sorted({call_key({"name": "bash", "args": {"command": "make && ./v"}}),
     ...             call_key({"name": "bash", "args": {"command": "./v"}})}))
     True
     """
     name, _, digests = key.rpartition("#")
-    return frozenset(f"{name}#{digest}" for digest in digests.split("+"))
-
-
-def own(key: str) -> str:
-    """The identity of the call ``key`` itself, without the calls it runs again."""
-    return key.partition("+")[0]
+    step = digests.partition("+")[2]
+    return frozenset({key, f"{name}#{step}"}) if step else frozenset({key})
 
 
 _CONTEXT = frozenset("cd pushd popd source . export set unset alias env exec".split())
@@ -174,6 +125,4 @@ def replaced_by_run(item: SummaryItem, key: str, output: str) -> bool:
     """Whether the output ``output`` (a message id) of a successful run of the call
     ``key`` replaces ``item``: a fact read only from earlier outputs of a call it runs
     again (``runs_again``)."""
-    return (
-        own(item.call) in runs_again(key) and item.kind in OBSERVED and output not in item.sources
-    )
+    return item.call in runs_again(key) and item.kind in OBSERVED and output not in item.sources

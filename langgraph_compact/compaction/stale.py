@@ -69,25 +69,6 @@ def _value_prefix(text: str, a: int, b: int) -> tuple[int, int]:
     return a, end
 
 
-_VERB_THEN_PREPOSITION = re.compile(
-    r"[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:at|on|in|to|from|for|with|by|as|via)\s+(?:the |a |an )?"
-)
-
-
-def _past_verb(text: str, a: int, b: int) -> tuple[int, int]:
-    """``text[a:b]``, or when it opens with a word or two and a preposition, the phrase
-    after them: "no longer meeting at 58°17′53″S 167°39′39″W" names the coordinates, not
-    "meeting at" (a verb no list needs to know). A value before the preposition ("Redis
-    for caching") is what it names."""
-    lead = _VERB_THEN_PREPOSITION.match(text, a)
-    if lead is None or any(a <= x < lead.end() for x, _ in value_spans(text)):
-        return a, b
-    if lead.end() < b:
-        return lead.end(), b
-    phrase = re.match(_PHRASE + r"(?=\s*(?:,(?!\d)|\.(?!\w)|[;()\n]|$))", text[lead.end() :])
-    return (lead.end(), lead.end() + phrase.end()) if phrase else (a, b)
-
-
 def _acceptable(old: str) -> bool:
     named = re.fullmatch(r"\w+(?:[-_.:]\w+)+", old)  # "logs-old", "db-1.internal"
     if not old or function_words_only(old):  # "Nothing is wrong with it": no value
@@ -107,7 +88,7 @@ def stale_spans(sentence: str) -> list[Stale]:
         if m["old"] is not None and _GONE.match(sentence, m.start("lead")):
             continue  # "X was wrong": X is the stale one (below), not "wrong"
         if m["old"] is not None:
-            a, b = _value_prefix(sentence, *_past_verb(sentence, m.start("old"), m.end("old")))
+            a, b = _value_prefix(sentence, m.start("old"), m.end("old"))
             lead = m.start("lead") if m["lead"].strip() in (",", "(") else m.start("cue")
             end = m.end("close") if m["close"] and b == m.end("old") else b
             found = Stale(a, b, lead, end)
