@@ -5,6 +5,7 @@ the values one argument of one tool was passed in turn, the latest first."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 
 from langgraph_compact.compaction import text as tx
@@ -99,7 +100,8 @@ def newer_values(
             if (arg := _setting(i)) is not None:
                 seqs.setdefault(arg, set()).add(i.seq)
                 found.append(((s, n), arg, i.seq))
-    return {at: sum(q > seq for q in seqs[arg]) for at, arg, seq in found}
+    ordered = {arg: sorted(found_at) for arg, found_at in seqs.items()}
+    return {at: len(ordered[arg]) - bisect_right(ordered[arg], seq) for at, arg, seq in found}
 
 
 def _setting(item: SummaryItem) -> tuple[str, str] | None:
