@@ -228,10 +228,13 @@ def _deadlock_with(dsn: str, saver_pid: int, thread_id: str) -> Iterator[None]:
     """Another session holds the thread's head row, then asks for the thread's lock.
 
     The saver's next put holds the thread lock and waits for the head row: a deadlock.
-    The saver waited first, so its deadlock check fires first and it is the victim
-    (40P01); the other session then gets the lock and commits.
+    The saver waited first, and the other session checks for deadlocks only after ten
+    seconds (the server's default is one), so however the two are scheduled the saver's
+    check fires first and it is the victim (40P01); the other session then gets the lock
+    and commits.
     """
     other = psycopg.connect(dsn)
+    other.execute("SET deadlock_timeout = '10s'")
     other.execute("UPDATE lgc_heads SET checkpoints = checkpoints")
 
     def collide() -> None:
