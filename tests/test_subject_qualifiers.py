@@ -19,6 +19,7 @@ from langchain_core.messages import HumanMessage
 
 from langgraph_compact.compaction.extract import extract_items
 from langgraph_compact.compaction.merge import merge_items
+from langgraph_compact.compaction.patterns import _KEY_STOP
 from langgraph_compact.compaction.subject import statement, superseded_values
 from langgraph_compact.compaction.text import function_words_only
 
@@ -28,8 +29,8 @@ _FUNCTION = frozenset(
     "up us we my me he she his her our you than rather instead still really please note fyi "
     "got current currently actually correct sorry wrong typo meant update".split()
 )  # and the words a correction is said with: none of them names what it is about
-_word = st.text(string.ascii_lowercase, min_size=3, max_size=8).filter(
-    lambda w: w not in _FUNCTION and not function_words_only(w)
+_word = st.text(string.ascii_lowercase, min_size=3, max_size=8).filter(  # "plan" names no key
+    lambda w: w not in _FUNCTION and w not in _KEY_STOP and not function_words_only(w)
 )
 _qualifier = st.one_of(
     _word,

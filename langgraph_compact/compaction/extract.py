@@ -52,7 +52,7 @@ from langgraph_compact.compaction.sentences import (
     says_something,
     unasserted,
 )
-from langgraph_compact.compaction.stale import stale_spans
+from langgraph_compact.compaction.stale import Stale, opens_with_value, stale_spans
 from langgraph_compact.compaction.summary import Section
 from langgraph_compact.compaction.turns import (
     CHAT_MAX_CHARS,
@@ -64,6 +64,16 @@ from langgraph_compact.compaction.turns import (
 from langgraph_compact.messages import message_text
 
 __all__ = ["extract_items"]
+
+
+def _says_stale(sentence: str, fact: p.Fact, marks: list[Stale]) -> bool:
+    """Whether every value of ``fact`` is one its own sentence says is no longer true ("the
+    port was 8080, it is 8443 now"): what it states is the correction's, not a fact."""
+    at = sentence.find(fact.value, fact.start, fact.end)
+    spans = [(at + x, at + y) for x, y in value_spans(fact.value)] if at >= 0 else []
+    # a mark opening with words ("not sure: the server is …") is no value a fact can state
+    named = [s for s in marks if opens_with_value(sentence[s.start : s.end])]
+    return bool(spans) and all(any(s.start <= x and y <= s.end for s in named) for x, y in spans)
 
 
 def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterator[Candidate | None]:
@@ -119,9 +129,10 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             stale=stale,
             origin=role,
         )
-    facts = p.facts(sentence) if asserted else []
+    said = p.facts(sentence) if asserted else []
     if not human:  # what the assistant says is a fact only about something specific
-        facts = [f for f in facts if tx.specificity(f.value) >= AI_FACT_SPECIFICITY]
+        said = [f for f in said if tx.specificity(f.value) >= AI_FACT_SPECIFICITY]
+    facts = [f for f in said if not _says_stale(sentence, f, marks)]
     ends = [0, *(f.end for f in facts)]
     for fact, before in zip(facts, ends, strict=False):
         start, cut = p.shown_from(sentence, fact)
@@ -136,7 +147,8 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
         yield fact_item(
             fact.key, shown, mid, seq, salience, pinned=pinned, stale=stale, origin=role
         )
-    if stale and not facts:  # "use port 8443 instead of 8080": the corrected sentence
+    if stale and not facts:  # "use port 8443 instead of 8080": the corrected sentence,
+        # in place of the fact it states ("the port was 8080, it is 8443 now"), by its key
         cleaned = whole.without(clauses)
         # with no value left ("the … file is no longer needed") it still strikes what it
         # names, but has nothing to show: it competes as the least of notes
@@ -146,7 +158,7 @@ def _sentence_items(src: Source, a: int, b: int, seq: int, role: str) -> Iterato
             cleaned,
             mid,
             seq,
-            key=f"correction:{tx.norm(cleaned.text)[:60]}",
+            key=f"fact:{said[0].key}" if said else f"correction:{tx.norm(cleaned.text)[:60]}",
             kind="correction",
             salience=SALIENCE[f"{role}.fact"] if says else SALIENCE["tool.done"],
             pinned=human and says,

@@ -4,13 +4,15 @@
 abandoned", and with no cue word a value set against one of its shape ("Y not X", "Y
 (was X)"): each gives the span of X (a verbatim value of the sentence, "12.947°S /
 24.304°W" whole) and the words that say it is stale, so a correction can be shown
-without them and ``subject`` can replace what stated X.
+without them and ``subject`` can replace what stated X. A change said in the passive
+names the new value ("was changed to Y"), not the old one ("Y (was X)").
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from langgraph_compact.compaction.cues import CORRECTION
@@ -18,7 +20,7 @@ from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.shapes import compatible, value_groups
 from langgraph_compact.compaction.text import content_words, function_words_only, specificity
 
-__all__ = ["Stale", "stale_spans", "stale_values"]
+__all__ = ["Stale", "opens_with_value", "stale_spans", "stale_values"]
 
 _PHRASE = r"(?:[^,.;()\n]|(?<=\d)[,.](?=\d)|(?<=\w)\.(?=\w)){1,40}?"
 _STALE = re.compile(
@@ -41,6 +43,45 @@ _GONE = re.compile(
 )
 """``X is abandoned``: the value before it is stale."""
 _CLAUSE_END = re.compile(r"[,;:](?=\s)")
+_PASSIVE = re.compile(
+    r"\bwas\s+[a-z]+\s+(?:(?:back|up|down|over|out|off)\s+)?"
+    r"(?P<prep>to|from|into|onto|as|by|with|for)\s+(?:be\s+)?"
+)
+"""A change said in the passive ("was changed to Y", "was rolled back to Y"): it names the
+new value, not the old one, unless the sentence goes on to another value of its shape
+said to hold now (``_replaced_later``). "was moved from X to Y" is read by the "from X to"
+rule."""
+_CLAUSE = re.compile(r"[;()\n]|,(?!\d)|\.(?!\w)")
+_NOW = re.compile(
+    r"(?:(?:^|[,;:]|\bbut\b|\band\b)\s*now(?:\s+it(?:'s|\s+is))?|\b(?:it|that|this)(?:'s|\s+is|"
+    r"\s+should\s+be)(?:\s+now)?|\b(?:changed|moved|set|switched)\s+it\s+to)\s+"
+    r"(?:(?:at|on|in|to)\s+)?$",
+    re.I,
+)
+"""Right before a value: what holds now, said of the same subject (", now 60s", "but now
+db-7", "it is 8443", "it should be 8443", "we changed it to 8443"); not of another ("the
+metrics port is now 9100")."""
+
+
+def _passives(sentence: str) -> Iterator[Stale]:
+    """The value after "was <verb> to", when ``_replaced_later``: "was set to 30s, now 60s"."""
+    for m in _PASSIVE.finditer(sentence):
+        end = _CLAUSE.search(sentence, m.end())
+        a, b = _value_prefix(sentence, m.end(), end.start() if end else len(sentence))
+        if m["prep"] != "from" and _replaced_later(sentence, a, b):
+            yield Stale(a, b, m.start(), b)
+
+
+def _replaced_later(sentence: str, a: int, b: int) -> bool:
+    """Whether a value of the shape of ``sentence[a:b]`` follows it and is said to hold
+    now: "was set to 30s, now 60s" and "was set to 30s; it's 60s now" name the old value
+    after "was … to"; "was moved to 11:30 and takes until 12:15" does not."""
+    old = sentence[a:b].strip()
+    return bool(value_spans(old)) and any(
+        compatible(old, sentence[g[0][0] : g[-1][1]]) and _NOW.search(sentence, b, g[0][0])
+        for g in value_groups(sentence)
+        if g[0][0] >= b
+    )
 
 
 class Stale(NamedTuple):
@@ -84,9 +125,15 @@ def stale_spans(sentence: str) -> list[Stale]:
     out = _contrasts(sentence)
     if not CORRECTION.search(sentence):
         return out
-    for m in _STALE.finditer(sentence):
+    out += _passives(sentence)
+    at = 0
+    while (m := _STALE.search(sentence, at)) is not None:
+        at = m.end()
         if m["old"] is not None and _GONE.match(sentence, m.start("lead")):
             continue  # "X was wrong": X is the stale one (below), not "wrong"
+        if m["old"] is not None and (verb := _PASSIVE.match(sentence, m.start("cue"))):
+            at = verb.start("prep")  # read by ``_passives``; "from X to" still marks X
+            continue
         if m["old"] is not None:
             a, b = _value_prefix(sentence, m.start("old"), m.end("old"))
             lead = m.start("lead") if m["lead"].strip() in (",", "(") else m.start("cue")
@@ -158,3 +205,9 @@ def stale_values(sentence: str) -> list[str]:
     ['K0T9AN']
     """
     return list(dict.fromkeys(sentence[s.start : s.end].strip() for s in stale_spans(sentence)))
+
+
+def opens_with_value(text: str) -> bool:
+    """Whether ``text`` starts with a value (``quote.value_spans``)."""
+    found = value_spans(text)
+    return bool(found) and found[0][0] == 0
