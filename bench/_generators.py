@@ -1,10 +1,10 @@
 """The canary generators the fidelity and re-compaction benches report side by side.
 
-The bench's own canaries and ten independently written generators (other templates,
+The bench's own canaries and eleven independently written generators (other templates,
 vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_i.py``, which have
-been read while recognizers changed, and ``heldout_j.py``, written after them by someone
-who read neither the recognizers nor the other generators, and not tuned against. The
-gap between the columns is what the recognizers overfit.
+been read while recognizers changed, and ``heldout_j.py`` and ``heldout_k.py``, each
+written after them by someone who read neither the recognizers nor the other generators,
+and not tuned against. The gap between the columns is what the recognizers overfit.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import heldout_g
 import heldout_h
 import heldout_i
 import heldout_j
+import heldout_k
 
 __all__ = ["GENERATORS", "UNTUNED"]
 
@@ -35,6 +36,7 @@ GENERATORS = {
     "held-out-h": heldout_h.plant,
     "held-out-i": heldout_i.plant,
     "held-out-j": heldout_j.plant,
+    "held-out-k": heldout_k.plant,
 }
-UNTUNED = "held-out-j"
-"""The generator no recognizer has been read against yet."""
+UNTUNED = ("held-out-j", "held-out-k")
+"""The generators no recognizer has been read against yet."""

@@ -20,10 +20,10 @@ a correction is stale if its old value appears in a message that is not a verbat
 message (a summary). Also printed: input tokens against the full history, over-budget
 calls, protocol violations, summarizer-model calls.
 
-Every run is made with the bench's canaries and with eight held-out generators
-(``heldout.py`` and ``heldout_b.py`` to ``heldout_h.py``, each written after the
-recognizers it measures; the last, ``_generators.UNTUNED``, not yet read against), reported
-side by side. A full run fails when a kind of ours drops more than ``MAX_DROP`` points
+Every run is made with the bench's canaries and with eleven held-out generators
+(``heldout.py`` and ``heldout_b.py`` to ``heldout_k.py``, each written after the
+recognizers it measures; the last two, ``_generators.UNTUNED``, not yet read against),
+reported side by side. A full run fails when a kind of ours drops more than ``MAX_DROP`` points
 against the previous release's figures (``results/fidelity-baseline.json``), or shows more
 stale values, so a gain on one column cannot hide a loss on the other; the report is
 published either way, with the losses listed under it.
@@ -243,7 +243,8 @@ def report(
         f"Canary survival: {len(paths)} trajectories x {len(seeds)} seeds, one canary of each "
         f"kind per run ({n} per kind and budget); % of canaries visible at the last model call."
     )
-    untuned = f"; {UNTUNED} never tuned against" if UNTUNED in generators else ""
+    blind = [g for g in UNTUNED if g in generators]
+    untuned = f"; {' and '.join(blind)} never tuned against" if blind else ""
     print(
         f"{len(generators)} generators: the bench's own canaries and held-out ones written "
         f"independently (bench/heldout*.py){untuned}."

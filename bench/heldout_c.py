@@ -3,7 +3,7 @@
 ``heldout.py`` and ``heldout_b.py`` have both been read while changing recognizers. This
 one was written after those changes, from none of the templates of the other three, and
 has since been read as well (its stale values: a tool output that is one value, which
-``subject.answer`` now reads); ``_generators.UNTUNED`` names the one not tuned against.
+``subject.answer`` now reads); ``_generators.UNTUNED`` names those not tuned against.
 Its shapes: values a summary is most tempted to rewrite (clock times with zones,
 ``host:port`` pairs, URLs, ISO dates, hex ids and addresses, JSON pairs, Windows and
 POSIX paths, MAC addresses, environment assignments, words in Polish, Czech, Danish or
