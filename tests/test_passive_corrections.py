@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from test_moved_values import _merged
 
 from langgraph_compact.compaction.stale import stale_values
+from langgraph_compact.compaction.subject import statement
 
 _lower = st.text("abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=7)
 _digits = st.integers(10, 99_999).map(str)
@@ -32,6 +33,10 @@ CHANGED = (  # the new value is what the passive names
     "Correction: the {subject} was rolled back to {new}.",
     "Correction: the {subject} was changed from {old} to {new}.",
     "Correction: the {subject} was set to {new}, not {old}.",
+    "Correction: the {subject} has been changed to {new}.",
+    "Update: the {subject} got bumped up to {new}.",
+    "Correction: the {subject} had been reassigned to {new}.",
+    "Actually the {subject}'s been moved to {new}.",
 )
 LATER = (  # the passive names the old value: another of its shape follows
     "Correction: the {subject} was set to {old}, now {new}.",
@@ -40,6 +45,8 @@ LATER = (  # the passive names the old value: another of its shape follows
     "Correction: the {subject} was set to {old} by mistake; it should be {new}.",
     "Correction: the {subject} was supposed to be {old} but it is {new}.",
     "Correction: the {subject} was {old}, it is {new} now.",
+    "Correction: the {subject} has been set to {old}, now {new}.",
+    "Correction: the {subject} got set to {old} by mistake; it should be {new}.",
 )
 SUBJECTS = ("API port", "staging window", "primary host", "release branch")
 
@@ -119,6 +126,8 @@ def test_a_sentence_that_corrects_its_own_fact_keeps_what_is_current() -> None:
 @pytest.mark.parametrize(
     "sentence",
     [
+        "The build was 2.4.1 yesterday and it is 2.4.1 today.",
+        "The API port was set to 8443 and the metrics port is now 9100.",
         "Update: the culprit was commit a1b2c3d.",
         "Update: total spend was $12,430 for May.",
         "Correction: the DB was migrated to db-4.internal, now we just need to update DNS.",
@@ -136,3 +145,28 @@ def test_a_value_no_other_value_replaces_is_shown(sentence: str) -> None:
     stale = stale_values(sentence)
     shown = _merged(sentence)
     assert values and all(v in shown for v in values if v not in stale), shown
+
+
+AUXILIARIES = ("was", "were", "has been", "had been", "got")
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.data(),
+    aux=st.sampled_from(AUXILIARIES),
+    verb=st.text("abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9).map(lambda w: w + "ed"),
+    prep=st.sampled_from(("to", "into", "back to", "up to")),
+)
+def test_a_passive_change_in_any_verb_replaces_the_value_of_its_subject(
+    shape: str, data: st.DataObject, aux: str, verb: str, prep: str
+) -> None:
+    """Whatever the participle ("the staging window got zorbed to 10:00 UTC"), the verb
+    says that something changed, not what: the subject is the words around it, and the
+    earlier value of that subject, said in other words, is replaced."""
+    old, new = data.draw(_pair(shape))
+    subject = data.draw(st.sampled_from(SUBJECTS[1:]))  # not "API": a value or a key word
+    changed = f"The {subject} {aux} {verb} {prep} {new}."
+    assert statement(changed).subject == statement(f"The {subject} is {new}.").subject
+    shown = _merged(f"Use the {subject} {old} for now.", changed)
+    assert new in shown and old not in shown, shown

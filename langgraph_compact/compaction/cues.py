@@ -11,6 +11,7 @@ import re
 
 __all__ = [
     "ADDRESSED",
+    "CHANGED",
     "CONSTRAINT",
     "CORRECTION",
     "DECIDED",
@@ -96,6 +97,14 @@ def goal_change(sentence: str) -> bool:
     return found is not None and found.start() <= 20
 
 
+CHANGED = (
+    r"(?:was|were|has been|have been|had been|got|'s been)\s+"
+    r"(?:(?:now|actually|just|already|since|recently)\s+)?[a-z][a-z-]*\s+"
+    r"(?:(?:back|up|down|over|out|off)\s+)?"
+)
+"""An auxiliary and a participle, a change said in the passive: "was changed", "has been
+rolled back", "got bumped up". Followed by "to", what comes next is the value it became
+(``stale``); the verb says that something changed, not what (``subject``)."""
 CORRECTION = re.compile(
     r"\b(?:correction|actually|instead of|rather than|no longer|not anymore|scratch that|"
     r"i meant|my mistake|sorry,|wrong|typo|update:|changed (?:from|to)|moved (?:from|to)|"

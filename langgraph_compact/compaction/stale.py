@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from langgraph_compact.compaction.cues import CORRECTION
+from langgraph_compact.compaction.cues import CHANGED, CORRECTION
 from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.shapes import compatible, value_groups
 from langgraph_compact.compaction.text import content_words, function_words_only, specificity
@@ -43,12 +43,9 @@ _GONE = re.compile(
 )
 """``X is abandoned``: the value before it is stale."""
 _CLAUSE_END = re.compile(r"[,;:](?=\s)")
-_PASSIVE = re.compile(
-    r"\bwas\s+[a-z]+\s+(?:(?:back|up|down|over|out|off)\s+)?"
-    r"(?P<prep>to|from|into|onto|as|by|with|for)\s+(?:be\s+)?"
-)
-"""A change said in the passive ("was changed to Y", "was rolled back to Y"): it names the
-new value, not the old one, unless the sentence goes on to another value of its shape
+_PASSIVE = re.compile(rf"\b{CHANGED}(?P<prep>to|from|into|onto|as|by|with|for)\s+(?:be\s+)?")
+"""A change said in the passive ("was changed to Y", "has been rolled back to Y"): it names
+the new value, not the old one, unless the sentence goes on to another value of its shape
 said to hold now (``_replaced_later``). "was moved from X to Y" is read by the "from X to"
 rule."""
 _CLAUSE = re.compile(r"[;()\n]|,(?!\d)|\.(?!\w)")
@@ -78,9 +75,9 @@ def _replaced_later(sentence: str, a: int, b: int) -> bool:
     after "was … to"; "was moved to 11:30 and takes until 12:15" does not."""
     old = sentence[a:b].strip()
     return bool(value_spans(old)) and any(
-        compatible(old, sentence[g[0][0] : g[-1][1]]) and _NOW.search(sentence, b, g[0][0])
+        compatible(old, new) and new.casefold() != old.casefold() and _NOW.search(sentence, b, x)
         for g in value_groups(sentence)
-        if g[0][0] >= b
+        if (x := g[0][0]) >= b and (new := sentence[x : g[-1][1]])
     )
 
 

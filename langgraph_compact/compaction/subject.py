@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from langgraph_compact.compaction import patterns as p
+from langgraph_compact.compaction.cues import CHANGED
 from langgraph_compact.compaction.qualifiers import crossed, key_words
 from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.shapes import comparable, compatible, value_groups, value_tokens
@@ -53,6 +54,11 @@ _STOP = frozenset(
     just only very too all any some each every such what which who whom whose when where
     why how into onto over under about after before again set equals becomes become""".split()
 )
+
+
+_CHANGE_VERB = re.compile(rf"\b{CHANGED}(?=(?:to|into|onto|as|from)\b)")
+"""The verb of a change said in the passive ("was pushed back to", "got bumped to"): it says
+that something changed, whichever verb (``Statement.changes``), not what."""
 
 
 CHANGE_WORDS = frozenset(
@@ -133,8 +139,9 @@ def statement(text: str) -> Statement:
         if not _inside(a, gone) and not _inside(a, taken) and not _inside(a, keys)
     ]
     found = [*main, *(text[a:b] for a, b in tokens)]
+    verbs = [m.span() for m in _CHANGE_VERB.finditer(text)]  # "was pushed to": no subject
     masked = list(text)
-    for a, b in [*gone, *taken, *tokens]:
+    for a, b in [*gone, *taken, *tokens, *verbs]:
         masked[a:b] = " " * (b - a)
     words = re.findall(r"[^\W\d_]{3,}", "".join(masked))
     subject = frozenset(
