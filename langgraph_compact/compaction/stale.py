@@ -70,14 +70,18 @@ def _passives(sentence: str) -> Iterator[Stale]:
 
 
 def _replaced_later(sentence: str, a: int, b: int) -> bool:
-    """Whether a value of the shape of ``sentence[a:b]`` follows it and is said to hold
-    now: "was set to 30s, now 60s" and "was set to 30s; it's 60s now" name the old value
-    after "was … to"; "was moved to 11:30 and takes until 12:15" does not."""
+    """Whether another value of the shape of ``sentence[a:b]`` follows it and is said to
+    hold now: "was set to 30s, now 60s" and "was set to 30s; it's 60s now" name the old
+    value after "was … to"; "was moved to 11:30 and takes until 12:15" does not, nor does
+    the same value said again ("… and it is 2.4.1 today")."""
     old = sentence[a:b].strip()
+    later = ((g[0][0], sentence[g[0][0] : g[-1][1]]) for g in value_groups(sentence))
     return bool(value_spans(old)) and any(
-        compatible(old, new) and new.casefold() != old.casefold() and _NOW.search(sentence, b, x)
-        for g in value_groups(sentence)
-        if (x := g[0][0]) >= b and (new := sentence[x : g[-1][1]])
+        at >= b
+        and compatible(old, new)
+        and new.casefold() != old.casefold()
+        and _NOW.search(sentence, b, at)
+        for at, new in later
     )
 
 

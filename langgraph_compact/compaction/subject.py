@@ -58,7 +58,8 @@ _STOP = frozenset(
 
 _CHANGE_VERB = re.compile(rf"\b{CHANGED}(?=(?:to|into|onto|as|from)\b)")
 """The verb of a change said in the passive ("was pushed back to", "got bumped to"): it says
-that something changed, whichever verb (``Statement.changes``), not what."""
+that something changed, not what, so its words are no subject words. It does not make a
+statement one that ``changes``: "was copied to" or "got billed to" moves no value."""
 
 
 CHANGE_WORDS = frozenset(
