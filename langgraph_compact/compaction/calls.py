@@ -11,7 +11,8 @@ from typing import Any
 
 from langgraph_compact.compaction import text as tx
 from langgraph_compact.compaction.candidates import SALIENCE, Candidate, file_item, item
-from langgraph_compact.compaction.quote import Source, call_sources
+from langgraph_compact.compaction.quote import Source, call_sources, values
+from langgraph_compact.compaction.shapes import compatible
 from langgraph_compact.compaction.summary import Section
 
 __all__ = ["arg_items", "quotes_json_in_prose", "written_call_items"]
@@ -28,6 +29,25 @@ _MODIFY_COMMAND = re.compile(
 
 ID_ARG = re.compile(r"id$|_id|key|code|number|num$|no$|ref|ticket|order|reservation|account|sha",
                      re.IGNORECASE)  # fmt: skip
+
+
+def _spaced_value(value: str) -> bool:
+    """A whole argument that is one value written in groups (``DE 13 556 81070``, ``+44
+    7700 900531``): a few value words, two or more with digits, none in lower case, only
+    the first of letters alone (a prefix), and not all of one shape. Words of one shape
+    are a list (``101 102 103``, ``1920 1080``, ``LH400 LH401``); lower case or a word
+    between numbers is a phrase, a move list or a statement (``e4 e5 Nf3``, ``LIMIT 100
+    OFFSET 200``)."""
+    words = value.split()
+    return (
+        1 < len(words) <= 6
+        and len(value) <= 60
+        and sum(any(c.isdigit() for c in w) for w in words) >= 2
+        and not any(c.islower() for c in value)
+        and not any(w.isalpha() for w in words[1:])
+        and not all(compatible(words[0], w) for w in words[1:])
+        and all(values(w) == [w] for w in words)
+    )
 
 
 def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate | None]:
@@ -61,6 +81,8 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
         code = whole_value.isupper() and whole_value.isalnum() and len(whole_value) >= 5
         code = code and sum(c in "AEIOUY" for c in whole_value) < 0.25 * len(whole_value)
         found = [whole_value] if short_value and (tx.is_name(value) or code) else []
+        if not found and _spaced_value(whole_value):
+            found = [whole_value]
         # Passed on purpose: a whole argument, a plain number only under an id's name
         # (``order_id: 4521``, not ``start_line: 120``).
         named = [v for v in found if not v.isdigit() or ID_ARG.search(arg)]

@@ -109,7 +109,7 @@ CORRECTION = re.compile(
     r"\b(?:correction|actually|instead of|rather than|no longer|not anymore|scratch that|"
     r"i meant|my mistake|sorry,|wrong|typo|update:|changed (?:from|to)|moved (?:from|to)|"
     r"previously|used to be|formerly|abandon\w*|dropped|deprecated|obsolete|scrapped|"
-    r"superseded|replac\w+|outdated|retired)\b|, not\b|\(not |\s(?:→|->)\s",
+    r"superseded|replac(?:e|ed|es|ing)|outdated|retired)\b|, not\b|\(not |\s(?:→|->)\s",
     re.IGNORECASE,
 )
 DECISION = re.compile(

@@ -1,10 +1,11 @@
 """Stale values: where a correction names what is no longer true.
 
 "Y, not X", "instead of X", "from X to Y", "replaced X with Y", "X → Y", "X is
-abandoned", and with no cue word a value set against one of its shape ("Y not X", "Y
-(was X)"): each gives the span of X (a verbatim value of the sentence, "12.947°S /
-24.304°W" whole) and the words that say it is stale, so a correction can be shown
-without them and ``subject`` can replace what stated X. A change said in the passive
+abandoned", "was X" (not "was in fact X", which says X holds), and with no cue word a
+value set against one of its shape ("Y not X", "Y (was X)"): each gives the span of X (a
+verbatim value of the sentence, "12.947°S / 24.304°W" whole) and the words that say it is
+stale, so a correction can be shown without them and ``subject`` can replace what stated
+X. A change said in the passive
 names the new value ("was changed to Y"), not the old one ("Y (was X)").
 """
 
@@ -25,7 +26,8 @@ __all__ = ["Stale", "opens_with_value", "stale_spans", "stale_values"]
 _PHRASE = r"(?:[^,.;()\n]|(?<=\d)[,.](?=\d)|(?<=\w)\.(?=\w)){1,40}?"
 _STALE = re.compile(
     r"(?P<lead>,\s*|\s*\(|\s+|^)(?P<cue>\b(?:not|instead of|rather than|no longer|previously|"
-    r"used to be|formerly|was|replacing|replaces|in place of)\s+"
+    r"used to be|formerly|was(?!\s+(?:in fact|actually|really|indeed|truly)\b)|replacing|"
+    r"replaces|in place of)\s+"
     r"(?:(?:use|using|need|run|point to|deploy to|target|support|on|at|in)\s+)?"
     r"(?:the |a |an )?)"
     rf"(?P<old>{_PHRASE})(?P<close>\)?)"

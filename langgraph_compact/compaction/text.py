@@ -182,9 +182,9 @@ _ABSOLUTE = re.compile(r"^~?/[\w.@+-]+/[\w.@+-]")
 _ID_TOKEN = re.compile(
     r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{3,}\b|\b[A-Z]{2,}-\d+\b|\b[A-Z][A-Z0-9]{4,}\b"
 )
-_CODE_NAME = re.compile(r"\b[a-z]+[0-9]*(?:[A-Z][a-z0-9]+)+\b")
-"""A camelCase name, ``parseConfig``: a name in code, as concrete as a setting (prose
-does not capitalize inside a word; a capitalized one already counts as a name)."""
+_CODE_NAME = re.compile(r"\b[a-z]+[0-9]*(?:[A-Z][a-z0-9]+)+\b|\b[^\W\d]\w*(?:::\w+)+")
+"""A camelCase or qualified name, ``parseConfig``, ``io::session::Frame``: a name in code,
+as concrete as a setting (prose neither capitalizes inside a word nor joins with ``::``)."""
 _COMMON_VALUES = frozenset(
     """true false none null nil yes no on off 0 1 -1 '' "" [] {} n/a na self ok""".split()
 )
@@ -276,7 +276,7 @@ _STRONG_ID = re.compile(
 ``#`` reference (``order #A-55812``, ``#4521``)."""
 
 
-_COMPOUND_NAME = re.compile(r"[^\W\d_][:.][^\W\d_]")
+_COMPOUND_NAME = re.compile(r"[^\W\d_](?:[:.]|::)[^\W\d_]")
 _JOINED_NAME = re.compile(r"_*[^\W\d_]+(?:_+[^\W_]+){2,}")
 """Three words or more joined by underscores (``int_adyen__shipments_dedup``): a name
 made for one thing, where two (``str_replace``, ``en_US``) is still a word of a vocabulary."""
