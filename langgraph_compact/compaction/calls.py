@@ -80,9 +80,8 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
         # it reads as no word (``DELETE``, ``DEBUG`` are a method and a level)
         code = whole_value.isupper() and whole_value.isalnum() and len(whole_value) >= 5
         code = code and sum(c in "AEIOUY" for c in whole_value) < 0.25 * len(whole_value)
-        found = [whole_value] if short_value and (tx.is_name(value) or code) else []
-        if not found and _spaced_value(whole_value):
-            found = [whole_value]
+        one = (short_value and (tx.is_name(value) or code)) or _spaced_value(whole_value)
+        found = [whole_value] if one else []
         # Passed on purpose: a whole argument, a plain number only under an id's name
         # (``order_id: 4521``, not ``start_line: 120``).
         named = [v for v in found if not v.isdigit() or ID_ARG.search(arg)]

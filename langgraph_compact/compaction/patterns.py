@@ -137,11 +137,13 @@ level (``2025-10-14 21:02:12 INFO``, ``[info]``). What the line states comes aft
 "Log level: DEBUG" and "timeout: 30 WARN …" have no header."""
 
 
-_FRAME = re.compile(r"^\s*[|│┃║]\s+(?=[A-Za-z_][\w .\-/]{0,40}?:\s)")
+_BOX = "|│┃║"
+"""The sides of a table or box a tool draws."""
+_FRAME = re.compile(rf"^\s*[{_BOX}]\s+(?=[A-Za-z_][\w .\-/]{{0,40}}?:\s)")
 """The side of a box a tool draws around its fields ("|  imsi: …", "│ eic: …"): the field
 after it, up to the next side, is the line's fact. A label before it names the group
 (``Stats | n: 10``), a two-column row (``_PIPE_ROW``)."""
-_BOX_SIDE = re.compile(r"\s*[|│┃║]")
+_BOX_SIDE = re.compile(rf"\s*[{_BOX}]")
 
 
 def _facts(text: str, base: int, fields: bool = False) -> list[Fact]:
@@ -219,7 +221,7 @@ def _to_word_end(text: str, base: int, fact: Fact) -> Fact:
 _COPULA = re.compile(r"\s*(?:\S+\s+){1,4}(?:is|are|was|were)\s")
 """A value opening as a sentence does: a subject of a few words, then "is"."""
 
-_CLAUSE_BREAK = re.compile(rf"(?:[;:,(|│┃║]|\.{AFTER_SENTENCE_STOP}|\s[—–-])\s+|^\s*")
+_CLAUSE_BREAK = re.compile(rf"(?:[;:,({_BOX}]|\.{AFTER_SENTENCE_STOP}|\s[—–-])\s+|^\s*")
 _LEAD_WORDS = 8
 """Words a fact's clause may hold before its key and still be shown whole."""
 

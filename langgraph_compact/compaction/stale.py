@@ -5,8 +5,8 @@ abandoned", "was X" (not "was in fact X", which says X holds), and with no cue w
 value set against one of its shape ("Y not X", "Y (was X)"): each gives the span of X (a
 verbatim value of the sentence, "12.947°S / 24.304°W" whole) and the words that say it is
 stale, so a correction can be shown without them and ``subject`` can replace what stated
-X. A change said in the passive
-names the new value ("was changed to Y"), not the old one ("Y (was X)").
+X. A change said in the passive names the new value ("was changed to Y"), not the old one
+("Y (was X)").
 """
 
 from __future__ import annotations
