@@ -1,11 +1,11 @@
 """The canary generators the fidelity and re-compaction benches report side by side.
 
-The bench's own canaries and twelve independently written generators (other templates,
-vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_i.py`` and
-``heldout_k.py``, which have been read while recognizers changed, and ``heldout_j.py`` and
-``heldout_l.py``, each written after them by someone who read neither the recognizers nor
-the other generators, and not tuned against. The gap between the columns is what the
-recognizers overfit.
+The bench's own canaries and thirteen independently written generators (other templates,
+vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_i.py``, ``heldout_k.py``
+and ``heldout_l.py``, which have been read while recognizers changed, and ``heldout_j.py``
+and ``heldout_m.py``, each written after them by someone who read neither the recognizers
+nor the other generators, and not tuned against. The gap between the
+columns is what the recognizers overfit.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import heldout_i
 import heldout_j
 import heldout_k
 import heldout_l
+import heldout_m
 
 __all__ = ["GENERATORS", "UNTUNED"]
 
@@ -40,6 +41,7 @@ GENERATORS = {
     "held-out-j": heldout_j.plant,
     "held-out-k": heldout_k.plant,
     "held-out-l": heldout_l.plant,
+    "held-out-m": heldout_m.plant,
 }
-UNTUNED = ("held-out-j", "held-out-l")
+UNTUNED = ("held-out-j", "held-out-m")
 """The generators no recognizer has been read against yet."""
