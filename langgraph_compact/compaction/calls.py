@@ -50,6 +50,18 @@ def _spaced_value(value: str) -> bool:
     )
 
 
+def _prefixed_number(value: str) -> bool:
+    """A number written after the capitals that say what it numbers (``IMO 7472628``, ``DE
+    0000 1234``): passed under an id's name, the whole argument is the id."""
+    words = value.split()
+    return (
+        2 <= len(words) <= 3
+        and words[0].isalpha()
+        and words[0].isupper()
+        and all(w.isdigit() for w in words[1:])
+    )
+
+
 def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate | None]:
     """Files a call reads or modifies, and the identifiers it passes."""
     name = str(call["name"])
@@ -76,11 +88,14 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
             continue  # a script or a payload: its names are code, not identifiers
         whole_value = value.strip()
         short_value = len(value) <= 60 and " " not in whole_value
-        # a code in capitals passed whole is an id, letters only or not (``CQCBGL``), when
-        # it reads as no word (``DELETE``, ``DEBUG`` are a method and a level)
-        code = whole_value.isupper() and whole_value.isalnum() and len(whole_value) >= 5
-        code = code and sum(c in "AEIOUY" for c in whole_value) < 0.25 * len(whole_value)
+        # a code in capitals passed whole is an id, letters only or not (``CQCBGL``,
+        # ``D-SUCQ``), when it reads as no word (``DELETE``, ``DEBUG`` are a method and a
+        # level)
+        bare = whole_value.replace("-", "")
+        code = whole_value.isupper() and bare.isalnum() and len(whole_value) >= 5
+        code = code and sum(c in "AEIOUY" for c in bare) < 0.25 * len(bare)
         one = (short_value and (tx.is_name(value) or code)) or _spaced_value(whole_value)
+        one = one or (bool(ID_ARG.search(arg)) and _prefixed_number(whole_value))
         found = [whole_value] if one else []
         # Passed on purpose: a whole argument, a plain number only under an id's name
         # (``order_id: 4521``, not ``start_line: 120``).

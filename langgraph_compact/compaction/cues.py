@@ -48,7 +48,8 @@ CONSTRAINT = re.compile(
 """An instruction that restricts how the work is done (``classify``: after the safety and
 preference cues). "only" counts as a word, not as ``QuerySet.only()``."""
 PREFERENCE = re.compile(
-    r"\b(?:i prefer|we prefer|prefer(?:ably|red)?|my preference|i'd rather|i would rather|"
+    r"\b(?:i prefer|we prefer|prefer(?:ably|red)?|my preference|"
+    r"(?:i|we)(?:'d| would)(?: \w+)? rather|"
     r"i (?:like|love) (?!to\b)|i(?:'d| would) like you to|i want (?:you to )?(?:use|keep|write)|"
     r"please (?:use|keep|write|stick|name|format|indent|follow)|"
     r"^\W*(?:use|write|format|name|indent)\b[^.?!]{1,60}\bplease\b|"

@@ -217,6 +217,11 @@ def telling(errors: list[str]) -> int:
     return max(range(len(errors)), key=says)
 
 
+_PANIC = re.compile(r"^thread '[^']*' panicked at ")
+"""Rust's panic: the message follows on the line after ``… panicked at src/x.rs:5:9:``
+(an older Rust prints it in the header, ``panicked at 'msg', src/x.rs:5:9``)."""
+
+
 def error_lines(text: str, limit: int = 3) -> list[str]:
     """The informative error lines of ``text`` (stripped), in order, the last ``limit``
     distinct ones.
@@ -231,14 +236,19 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
     last = [n for n, raw in enumerate(raws) if raw.strip()][-_WORDS_LINES:]
     if _SUCCEEDED.search(text):  # the command says it succeeded: its words are about else
         last = []
+    above = ""  # the last line that is not blank
     for n, raw in enumerate(raws):
-        line = raw.strip()
+        line, header = raw.strip(), above
+        above = line or above
         if not line or len(line) > 400 or TRACEBACK_HEADER.match(line):
             continue
         report = reported_at(line) is not None
         if is_code_line(raw) and not (_EXCEPTION_LINE.match(line) or report):
             continue
         failure = _shaped(line) or (n in last and _says_failed(line))
+        # a panic's header, or its message on the line after it
+        panic = _PANIC.match(line) and not line.endswith(":")
+        failure = failure or bool(panic or (_PANIC.match(header) and header.endswith(":")))
         if failure and content_words(line) >= 1:
             found.pop(line, None)
             found[line] = None

@@ -22,6 +22,7 @@ from langgraph_compact.compaction.candidates import (
     item,
     present,
 )
+from langgraph_compact.compaction.documents import document_fact, documented
 from langgraph_compact.compaction.failures import error_lines, exit_status, reported_at, telling
 from langgraph_compact.compaction.json_output import json_facts, json_quote
 from langgraph_compact.compaction.printed import value_lines
@@ -40,7 +41,6 @@ crowd out what other messages said."""
 _QUOTE_TRIES = 4 * _TOOL_FACTS
 """Most of an output's most specific facts tried for a quote: a JSON value escaped in the
 text (``\\/``) is not found as written, and each try reads the whole output."""
-
 
 _FACT_SPECIFICITY = 0.4
 """How specific a tool output's value must be for its key-value to be a fact: a number,
@@ -62,7 +62,6 @@ _BLOCKED_CALL_CHARS = 60
 _NOTICE_MAX_WORDS = 24
 """A flagged or answer line longer than this is standing advice a tool prints every time
 (pip's "Running pip as the 'root' user…"), not a notice about this call or its answer."""
-
 
 _FLAG = re.compile(
     r"^\W{0,3}(?:WARNING|WARN|NOTE|IMPORTANT|ATTENTION|CAUTION|NOTICE|HINT|DEPRECATED|"
@@ -90,13 +89,16 @@ def _fact_candidates(
     else:
         for a, b in lines[:2000]:
             line = src.text[a:b]
-            if tx.is_code_line(_indented(src.text, a, b)) or line in said:
-                continue
-            for f in p.facts(line, fields=True):
+            code = line in said or tx.is_code_line(_indented(src.text, a, b))
+            facts = [] if code else p.facts(line, fields=True)
+            for f in facts:
                 if tx.specificity(f.value) >= _FACT_SPECIFICITY:
                     start, cut = p.shown_from(line, f, fields=True)
                     words = src.slice(a + start, a + f.end)
                     found.append((f.key, f.value, f"{ELLIPSIS} " + words if cut else words))
+            # a document's sentence (its bullet opens as a diff's line does)
+            if not facts and line not in said and (value := documented(_indented(src.text, a, b))):
+                found.append(document_fact(src, a, b, value))
         found += table_facts(src, lines)  # a short table's cells, by column
     # a record of a few fields is an answer; a list of records is a dump, however few of
     # its fields are specific

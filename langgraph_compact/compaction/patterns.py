@@ -55,12 +55,17 @@ _CODE_MARKS = 3
 """A stated value is a name, a number or a short phrase; longer is prose, not a fact."""
 
 
+_COMMENT = re.compile(r"\s+(?:#|//)\s")
+"""A comment after a value in a config line or a script (``key: v  # note``)."""
+
+
 def _value(raw: str) -> str | None:
     """The value as an item shows it, or None when it is code or says nothing specific.
 
-    A correction's own stale clause ("Y instead of X") is not part of the value.
+    A correction's own stale clause ("Y instead of X") is not part of the value, nor is
+    a comment after it (``region: chr2:1-9   # was chr1:5-8``).
     """
-    value = _STALE_TAIL.sub("", raw.strip()).strip().rstrip(".")
+    value = _STALE_TAIL.sub("", _COMMENT.split(raw.strip(), 1)[0]).strip().rstrip(".")
     if _CODE_VALUE.search(value) or specificity(value) < 0.3:
         return None
     if value.startswith("//") or len(value.split()) > _VALUE_MAX_WORDS:
