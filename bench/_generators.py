@@ -4,8 +4,8 @@ The bench's own canaries and thirteen independently written generators (other te
 vocabulary, value shapes and positions): ``heldout.py`` to ``heldout_i.py``, ``heldout_k.py``
 and ``heldout_l.py``, which have been read while recognizers changed, and ``heldout_j.py``
 and ``heldout_m.py``, each written after them by someone who read neither the recognizers
-nor the other generators, and not tuned against. The gap between the
-columns is what the recognizers overfit.
+nor the other generators, and not tuned against. The gap between the columns is what the
+recognizers overfit.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ a correction is stale if its old value appears in a message that is not a verbat
 message (a summary). Also printed: input tokens against the full history, over-budget
 calls, protocol violations, summarizer-model calls.
 
-Every run is made with the bench's canaries and with twelve held-out generators
-(``heldout.py`` and ``heldout_b.py`` to ``heldout_l.py``, each written after the
+Every run is made with the bench's canaries and with thirteen held-out generators
+(``heldout.py`` and ``heldout_b.py`` to ``heldout_m.py``, each written after the
 recognizers it measures; those named in ``_generators.UNTUNED`` not yet read against),
 reported side by side. A full run fails when a kind of ours drops more than ``MAX_DROP`` points
 against the previous release's figures (``results/fidelity-baseline.json``), or shows more
