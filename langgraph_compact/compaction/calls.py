@@ -50,15 +50,22 @@ def _spaced_value(value: str) -> bool:
     )
 
 
+_ID_DIGITS = 4
+_REGISTRATION = re.compile(r"[A-Z0-9]{1,2}-[A-Z0-9]{3,5}")
+"""A code of a short prefix and a longer mark (``D-SUCQ``, ``HB-JNA``): a registration."""
+
+
 def _prefixed_number(value: str) -> bool:
-    """A number written after the capitals that say what it numbers (``IMO 7472628``, ``DE
-    0000 1234``): passed under an id's name, the whole argument is the id."""
+    """A number written after the capitals that say what it numbers (``IMO 7472628``, ``PO
+    4521``): passed under an id's name, the whole argument is the id. A short number is a
+    page, a line or a rank (``PAGE 3``, ``DESC 10``)."""
     words = value.split()
     return (
         2 <= len(words) <= 3
         and words[0].isalpha()
         and words[0].isupper()
         and all(w.isdigit() for w in words[1:])
+        and len("".join(words[1:])) >= _ID_DIGITS
     )
 
 
@@ -88,10 +95,10 @@ def arg_items(call: Mapping[str, Any], mid: str, seq: int) -> Iterator[Candidate
             continue  # a script or a payload: its names are code, not identifiers
         whole_value = value.strip()
         short_value = len(value) <= 60 and " " not in whole_value
-        # a code in capitals passed whole is an id, letters only or not (``CQCBGL``,
-        # ``D-SUCQ``), when it reads as no word (``DELETE``, ``DEBUG`` are a method and a
-        # level)
-        bare = whole_value.replace("-", "")
+        # a code in capitals passed whole is an id, letters only or not (``CQCBGL``, a
+        # registration ``D-SUCQ``), when it reads as no word (``DELETE``, ``DEBUG`` are a
+        # method and a level; ``CTRL-C``, ``MM-DD`` a key and a format)
+        bare = whole_value.replace("-", "") if _REGISTRATION.fullmatch(whole_value) else whole_value
         code = whole_value.isupper() and bare.isalnum() and len(whole_value) >= 5
         code = code and sum(c in "AEIOUY" for c in bare) < 0.25 * len(bare)
         one = (short_value and (tx.is_name(value) or code)) or _spaced_value(whole_value)

@@ -49,7 +49,8 @@ CONSTRAINT = re.compile(
 preference cues). "only" counts as a word, not as ``QuerySet.only()``."""
 PREFERENCE = re.compile(
     r"\b(?:i prefer|we prefer|prefer(?:ably|red)?|my preference|"
-    r"(?:i|we)(?:'d| would)(?: \w+)? rather|"
+    r"(?:i|we)(?:'d| would)(?: (?:much|really|far|still|also|then|actually|quite|sooner|just|"
+    r"\w+ly))? rather(?! than)|"
     r"i (?:like|love) (?!to\b)|i(?:'d| would) like you to|i want (?:you to )?(?:use|keep|write)|"
     r"please (?:use|keep|write|stick|name|format|indent|follow)|"
     r"^\W*(?:use|write|format|name|indent)\b[^.?!]{1,60}\bplease\b|"

@@ -219,7 +219,9 @@ def telling(errors: list[str]) -> int:
 
 _PANIC = re.compile(r"^thread '[^']*' panicked at ")
 """Rust's panic: the message follows on the line after ``… panicked at src/x.rs:5:9:``
-(an older Rust prints it in the header, ``panicked at 'msg', src/x.rs:5:9``)."""
+(an older Rust prints it in the header, ``panicked at 'msg', src/x.rs:5:9``); with no
+message, the next line is Rust's advice (``note: run with `RUST_BACKTRACE=1` …``)."""
+_NOTE = re.compile(r"^note: ")
 
 
 def error_lines(text: str, limit: int = 3) -> list[str]:
@@ -236,10 +238,10 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
     last = [n for n, raw in enumerate(raws) if raw.strip()][-_WORDS_LINES:]
     if _SUCCEEDED.search(text):  # the command says it succeeded: its words are about else
         last = []
-    above = ""  # the last line that is not blank
+    above = ""  # the line before
     for n, raw in enumerate(raws):
         line, header = raw.strip(), above
-        above = line or above
+        above = line
         if not line or len(line) > 400 or TRACEBACK_HEADER.match(line):
             continue
         report = reported_at(line) is not None
@@ -248,7 +250,8 @@ def error_lines(text: str, limit: int = 3) -> list[str]:
         failure = _shaped(line) or (n in last and _says_failed(line))
         # a panic's header, or its message on the line after it
         panic = _PANIC.match(line) and not line.endswith(":")
-        failure = failure or bool(panic or (_PANIC.match(header) and header.endswith(":")))
+        message = _PANIC.match(header) and header.endswith(":") and not _NOTE.match(line)
+        failure = failure or bool(panic or message)
         if failure and content_words(line) >= 1:
             found.pop(line, None)
             found[line] = None

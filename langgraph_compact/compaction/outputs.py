@@ -22,7 +22,7 @@ from langgraph_compact.compaction.candidates import (
     item,
     present,
 )
-from langgraph_compact.compaction.documents import document_fact, documented
+from langgraph_compact.compaction.documents import DOCUMENT_FACTS, document_facts
 from langgraph_compact.compaction.failures import error_lines, exit_status, reported_at, telling
 from langgraph_compact.compaction.json_output import json_facts, json_quote
 from langgraph_compact.compaction.printed import value_lines
@@ -82,6 +82,7 @@ def _fact_candidates(
     text = src.text[lo:hi]
     pairs = json_facts(text)
     found: list[tuple[str, str, Quote | None]] = []
+    plain: list[tuple[int, int, bool]] = []  # lines stating no fact: a document's sentences?
     # every scalar of a record, every "key: value" of a text; only the specific ones are
     # facts ("Expected: Should work" states nothing to keep)
     if pairs is not None:
@@ -89,22 +90,22 @@ def _fact_candidates(
     else:
         for a, b in lines[:2000]:
             line = src.text[a:b]
-            code = line in said or tx.is_code_line(_indented(src.text, a, b))
-            facts = [] if code else p.facts(line, fields=True)
+            code = tx.is_code_line(_indented(src.text, a, b))
+            facts = [] if code or line in said else p.facts(line, fields=True)
             for f in facts:
                 if tx.specificity(f.value) >= _FACT_SPECIFICITY:
                     start, cut = p.shown_from(line, f, fields=True)
                     words = src.slice(a + start, a + f.end)
                     found.append((f.key, f.value, f"{ELLIPSIS} " + words if cut else words))
-            # a document's sentence (its bullet opens as a diff's line does)
-            if not facts and line not in said and (value := documented(_indented(src.text, a, b))):
-                found.append(document_fact(src, a, b, value))
+            plain += [] if facts or line in said else [(a, b, code)]
         found += table_facts(src, lines)  # a short table's cells, by column
     # a record of a few fields is an answer; a list of records is a dump, however few of
     # its fields are specific
     stated = len(pairs) if pairs is not None else len(found)
     density = 1.0 / (1.0 + max(0, stated - 2) / 6)
     ranked = sorted(found, key=lambda kv: -tx.specificity(kv[1]))
+    documents = document_facts(src, plain, len(lines[:2000]))  # after its fields
+    ranked += sorted(documents, key=lambda kv: -tx.specificity(kv[1]))[:DOCUMENT_FACTS]
     out: list[Candidate | None] = []
     for n, (key, value, shown) in enumerate(ranked):
         if len(out) >= _TOOL_FACTS or n >= _QUOTE_TRIES:

@@ -55,8 +55,18 @@ _CODE_MARKS = 3
 """A stated value is a name, a number or a short phrase; longer is prose, not a fact."""
 
 
-_COMMENT = re.compile(r"\s+(?:#|//)\s")
-"""A comment after a value in a config line or a script (``key: v  # note``)."""
+_COMMENT = re.compile(r"\s+(?:#|//)\s+(?=[^\W\d_])")
+"""A comment after a value in a config line or a script (``key: v  # note``): words after
+the mark, not a number (``Suite # 12``, ``PO # 88123``), and not inside quotes."""
+
+
+def _uncommented(raw: str) -> str:
+    """``raw`` without a comment after it; a quoted value keeps what its quotes hold."""
+    for m in _COMMENT.finditer(raw):
+        head = raw[: m.start()]
+        if head.count('"') % 2 == 0 and head.count("'") % 2 == 0:
+            return head.rstrip(",")
+    return raw
 
 
 def _value(raw: str) -> str | None:
@@ -65,7 +75,8 @@ def _value(raw: str) -> str | None:
     A correction's own stale clause ("Y instead of X") is not part of the value, nor is
     a comment after it (``region: chr2:1-9   # was chr1:5-8``).
     """
-    value = _STALE_TAIL.sub("", _COMMENT.split(raw.strip(), 1)[0]).strip().rstrip(".")
+    value = _uncommented(raw.strip())
+    value = _STALE_TAIL.sub("", value).strip().rstrip(".")
     if _CODE_VALUE.search(value) or specificity(value) < 0.3:
         return None
     if value.startswith("//") or len(value.split()) > _VALUE_MAX_WORDS:

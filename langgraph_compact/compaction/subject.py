@@ -26,7 +26,6 @@ from langgraph_compact.compaction.qualifiers import crossed, key_words
 from langgraph_compact.compaction.quote import value_spans
 from langgraph_compact.compaction.shapes import comparable, compatible, value_groups, value_tokens
 from langgraph_compact.compaction.stale import stale_spans
-from langgraph_compact.compaction.text import specificity
 
 __all__ = [
     "CHANGE_WORDS",
@@ -294,15 +293,11 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
         marked = frozenset(v.casefold() for v in old.values if value_tokens([v]) <= named - said)
     if marked:
         return tuple(v for v in old.values if v.casefold() in marked)
-    one = same_subject(new.subject, old.subject) or new.names & old.names or _tied(new, old)
-    # a change said of two of its words ("the gift box now carries Y" after "Use GTIN X for
-    # the gift box") replaces only a specific value: a number, a code, not a word
-    loose = not one and new.changes and len(new.subject & old.subject) >= 2
     if (
         not implicit
         or not new.values
         or not old.values
-        or not (one or loose)
+        or not (same_subject(new.subject, old.subject) or new.names & old.names or _tied(new, old))
         or crossed(new.qualifiers, old.qualifiers)
     ):
         return ()
@@ -313,15 +308,8 @@ def superseded_values(new: Statement, old: Statement, *, implicit: bool = True) 
         gone = [v for v in old.main if v.casefold() not in shared] or gone
         came = [v for v in new.main if v.casefold() not in shared] or came
     return tuple(
-        v
-        for v in gone
-        if not value_tokens([v]) <= said
-        and any(comparable(v, w) for w in came)
-        and (not loose or specificity(v) >= _LOOSE_SPECIFICITY)
+        v for v in gone if not value_tokens([v]) <= said and any(comparable(v, w) for w in came)
     )
-
-
-_LOOSE_SPECIFICITY = 0.6
 
 
 def _tied(new: Statement, old: Statement) -> bool:
