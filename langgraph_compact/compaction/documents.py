@@ -71,10 +71,10 @@ def document_facts(
         return []
     out: list[tuple[str, str, Quote | None]] = []
     for (a, b, coded), line in zip(plain, heads, strict=True):
-        value = _value(line) if not coded or _BULLET.match(line) else None
+        bullet = _BULLET.match(line)
+        value = _value(line) if not coded or bullet else None
         if value is None:
             continue
-        bullet = _BULLET.match(line)
         start = a + bullet.end() if bullet else a
         words = src.text[start:b]
         for x, y in reversed(value_spans(words)):
