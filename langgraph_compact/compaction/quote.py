@@ -267,7 +267,7 @@ _TOKEN = re.compile(r"\S+")
 _LEAD = re.compile(rf"(?:[,;:{ELLIPSIS}]+(?:\s+|$))+")
 """Separators and an earlier cut's mark opening what follows a cut (not ``:5432``'s)."""
 _TAIL = re.compile(rf"(?:^|\s){ELLIPSIS}$")
-_EDGE = "\"'`()[]{}<>,;!?*…"
+_EDGE = "\"'`()[]{}<>,;!?*…。、，！？；「」『』（）【】《》〈〉“”‘’"  # ``AA000。``: ``AA000``
 _INNER = re.compile(r"[\w)\]][-_:/\\.@#=+~%][\w(\[]")
 
 
@@ -310,7 +310,7 @@ def _value_spans(text: str) -> tuple[tuple[int, int], ...]:
         a, b = m.start(), m.end()
         while a < b and text[a] in _EDGE:
             a += 1
-        while b > a and (text[b - 1] in _EDGE or text[b - 1] in ".:"):
+        while b > a and (text[b - 1] in _EDGE or text[b - 1] in ".:："):
             b -= 1
         token = text[a:b]
         if token and _is_value(token, first):

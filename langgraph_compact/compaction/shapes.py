@@ -65,9 +65,24 @@ def same_shape(a: str, b: str) -> bool:
     (True, False)
     >>> same_shape("Harlow", "Brennan"), same_shape("pre-trip", "non-negotiable")
     (False, False)
+    >>> same_shape("lh8807", "kl6189"), same_shape("lh8807", "kl618"), same_shape("v2", "v3")
+    (True, False, False)
     """
     shape = _shape(a)
-    return len(shape) >= 3 and bool(re.search(r"[9#@/\\:]", shape)) and shape == _shape(b)
+    if len(shape) >= 3 and re.search(r"[9#@/\\:]", shape) and shape == _shape(b):
+        return True
+    return _CODE_FORMAT.fullmatch(a) is not None and _format(a) == _format(b)
+
+
+_CODE_FORMAT = re.compile(r"(?=(?:\D*\d){2})(?=.*[^\W\d_])[^\W_]{5,}")
+"""A code of letters and digits only, five or more with two digits at least (a flight, a
+booking code, a part number), folded or not: one compares with another written in the
+same format, letter for letter and digit for digit (``LH8807`` and ``KL6189``, not
+``KL618``)."""
+
+
+def _format(value: str) -> str:
+    return re.sub(r"\d", "9", re.sub(r"[^\W\d_]", "a", value))
 
 
 def value_groups(text: str) -> list[list[tuple[int, int]]]:

@@ -60,14 +60,35 @@ clause, points back at what was given before: "That ID is stale.", "That's wrong
 not "That is why we ignore …", "That was a mistake on the server side"."""
 
 
+_RETRACTS = re.compile(
+    r"(?i)^\W*(?:correction|korrektur|berichtigung|correcci[oó]n|rectificaci[oó]n|"
+    r"corre[cç][aã]o|correzione|rectificatif|correctie|rättelse|rettelse|oprava|poprawka|"
+    r"исправление|поправка|訂正|修正|更正|勘误|정정)\s*[:：]|"
+    r"間違え|訂正(?:し|します|いた)|正しくは|说错|写错|搞错|打错|弄错|更正一下|纠正一下|"
+    r"정정(?:합니다|할게요|드립니다)|잘못 (?:말씀|말했|적었|알려|드렸)|"
+    r"\b(?:ich habe mich (?:vertan|geirrt|vertippt|verschrieben)|ich korrigiere|"
+    r"je me suis tromp[ée]e?|je rectifie|me equivoqu[ée]|corrijo|mi sono sbagliat[oa]|"
+    r"correggo|me enganei|eu errei|ik heb me vergist|ik vergiste me|"
+    r"я (?:ошиб(?:ся|лась)|оговорил(?:ся|ась))|pomyli(?:łem|łam))(?!\w)"
+)
+"""A speaker taking back what they said in a language other than English: a sentence
+that opens with a correction's label ("Korrektur:", "訂正:") or says "I was wrong" in so
+many words ("間違えました", "je me suis trompé", "я ошибся"). English takes a word of
+``AMEND_WORDS`` pointing back at what was said; this list is those words' translations,
+so a correction is known whatever language the person writes in."""
+
+
 def amends(sentence: str) -> bool:
     """Whether ``sentence`` says something said earlier was not right: a word of
     ``AMEND_WORDS`` and one pointing back at what was said ("I gave you the wrong value
-    earlier", "typo in what I wrote", "That ID is stale"), not a question. "I received
-    the wrong item earlier" is about the item, not about a statement; "is the time
-    wrong?" asks."""
-    if sentence.rstrip().endswith("?"):
+    earlier", "typo in what I wrote", "That ID is stale"), a correction's label
+    ("Correction: …"), or the same in another language (``_RETRACTS``); not a question.
+    "I received the wrong item earlier" is about the item, not about a statement; "is
+    the time wrong?" asks."""
+    if sentence.rstrip().endswith(("?", "？")):
         return False
+    if _RETRACTS.search(sentence):
+        return True
     if _SAID_EARLIER.search(sentence):
         return any(w.lower() in AMEND_WORDS for w in re.findall(r"[^\W\d_]{3,}", sentence))
     back = _POINTS_BACK.match(sentence)
