@@ -1,11 +1,13 @@
 """A correction in any language, and a code corrected by one of the same format.
 
-A person who writes "すみません、便名を間違えました。正しくは KL6189 です。" or "Korrektur: …"
-takes back what they said as surely as one who writes "I gave you the wrong flight". Such
-a turn replaces the one earlier value written in the format of its new value (letters and
-digits place for place: ``LH8807`` and ``KL6189``), summarized with it or still in view.
-Nothing is replaced when two earlier values have that format, when the new value has
-another format, or when the turn takes nothing back.
+A person who writes "便名を間違えました。正しくは KL6189 です。", "I was wrong: it's KL6189"
+or a turn opening with "Korrektur:" takes back what they said as surely as one who writes
+"I gave you the wrong flight". Such a turn replaces the one earlier value written in the
+format of its new value (letters and digits place for place: ``LH8807`` and ``KL6189``),
+summarized with it or still in view. Nothing is replaced when two earlier values have
+that format, when the new value has another format or is no code (a size, a year), or when
+the turn takes nothing back: a warning ("别弄错了"), a denial, a question, an action done by
+mistake, a fix's label ("修正:"), a correction's label in the middle of a pasted notice.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ COUNTER = TokenCounter()
 RETRACTIONS = (
     "すみません、便名を間違えました。正しくは {new} です。",
     "Korrektur: die richtige Nummer ist {new}.",
+    "Sorry, I was wrong: it's {new}.",
     "Ich habe mich vertan, es ist {new}.",
     "Je me suis trompé : c'est {new}.",
     "Me equivoqué, es {new}.",
@@ -32,15 +35,25 @@ RETRACTIONS = (
     "Me enganei, é {new}.",
     "Ik heb me vergist, het is {new}.",
     "Я ошибся, правильный номер {new}.",
-    "我说错了，应该是 {new}。",
+    "我刚才说错了，应该是 {new}。",
     "정정합니다. {new} 입니다.",
     "Correction: it's {new}.",
 )
-ELSEWHERE = (  # a like value that takes nothing back
+ELSEWHERE = (  # a like value, and words about mistakes that take nothing back
     "Der Rückflug ist {new}.",
     "復路は {new} です。",
-    "Le vol retour est {new}.",
     "Return is {new}.",
+    "别弄错了，回程航班是 {new}。",  # a warning: "don't get it wrong"
+    "間違えないように：復路は {new} です。",
+    "我没说错。回程是 {new}。",  # a denial
+    "間違えていません。復路は {new} です。",
+    "私が間違えましたか。復路は {new} です。",  # a question
+    "間違えて {new} をキャンセルしてしまいました。",  # an action done by mistake
+    "修正: 復路は {new} です。",  # a fix's label
+    "Ich korrigiere gerade den Test für {new}.",  # "I am fixing"
+    "No me equivoqué, el vuelo de vuelta es {new}.",
+    "It is not my mistake, the return is {new}.",
+    "FYI from the airline newsletter. Correction: flight {new} now boards at gate 7.",
 )
 
 
@@ -116,11 +129,17 @@ def test_a_retraction_between_two_codes_of_its_format_replaces_neither(form: str
     assert "LH8807" in rendered and "LX1342" in rendered, rendered
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("LH8807", "KL618"), ("512MB", "200GB"), ("2024年", "2025年"), ("int64", "int32")],
+)
 @pytest.mark.parametrize("form", RETRACTIONS[:4])
-def test_a_code_of_another_format_is_not_what_a_retraction_replaces(form: str) -> None:
-    said = form.format(new="KL618")  # three digits: not the format of LH8807
-    summary, _ = _summary(_history("LH8807", said, 2_000, False), 2_000)
-    assert "LH8807" in summary.render(), summary.render()
+def test_a_value_of_another_format_or_no_code_is_not_what_a_retraction_replaces(
+    form: str, old: str, new: str
+) -> None:
+    """A code of another length, or a size, a year or a type that only looks like one."""
+    summary, _ = _summary(_history(old, form.format(new=new), 2_000, False), 2_000)
+    assert old in summary.render(), summary.render()
 
 
 @given(word=st.sampled_from(["correction factor", "correctional", "Korrekturfaktor"]))

@@ -221,7 +221,7 @@ def _text_items(
     chat = role == "human" and hi - lo <= CHAT_MAX_CHARS
     ruled = False
     said_at: list[tuple[int, int]] = []  # sentence index, where its items start in out
-    wrong = [chat and amends(src.text[a:b]) for a, b, _ in spans]
+    wrong = [chat and amends(src.text[a:b], opens=n == 0) for n, (a, b, _) in enumerate(spans)]
     amending = beside_amending(wrong)
     for n, (a, b, _) in enumerate(spans):
         sentence = src.text[a:b]

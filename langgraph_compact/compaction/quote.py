@@ -267,7 +267,7 @@ _TOKEN = re.compile(r"\S+")
 _LEAD = re.compile(rf"(?:[,;:{ELLIPSIS}]+(?:\s+|$))+")
 """Separators and an earlier cut's mark opening what follows a cut (not ``:5432``'s)."""
 _TAIL = re.compile(rf"(?:^|\s){ELLIPSIS}$")
-_EDGE = "\"'`()[]{}<>,;!?*…。、，！？；「」『』（）【】《》〈〉“”‘’"  # ``AA000。``: ``AA000``
+_EDGE = "\"'`()[]{}<>,;!?*…。、，！？；"  # and CJK punctuation: ``AA000。`` is ``AA000``
 _INNER = re.compile(r"[\w)\]][-_:/\\.@#=+~%][\w(\[]")
 
 

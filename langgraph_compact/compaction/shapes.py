@@ -74,11 +74,11 @@ def same_shape(a: str, b: str) -> bool:
     return _CODE_FORMAT.fullmatch(a) is not None and _format(a) == _format(b)
 
 
-_CODE_FORMAT = re.compile(r"(?=(?:\D*\d){2})(?=.*[^\W\d_])[^\W_]{5,}")
-"""A code of letters and digits only, five or more with two digits at least (a flight, a
-booking code, a part number), folded or not: one compares with another written in the
-same format, letter for letter and digit for digit (``LH8807`` and ``KL6189``, not
-``KL618``)."""
+_CODE_FORMAT = re.compile(r"(?=[^\W\d_])(?=(?:\D*\d){3})[^\W_]{5,}")
+"""A code of letters and digits only, opening with a letter, five or more with three
+digits at least (a flight, a booking code, a part number), folded or not: one compares
+with another written in the same format, letter for letter and digit for digit
+(``LH8807`` and ``KL6189``, not ``KL618``; not sizes or amounts, ``512MB``, ``int64``)."""
 
 
 def _format(value: str) -> str:

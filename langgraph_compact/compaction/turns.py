@@ -60,34 +60,39 @@ clause, points back at what was given before: "That ID is stale.", "That's wrong
 not "That is why we ignore …", "That was a mistake on the server side"."""
 
 
-_RETRACTS = re.compile(
+_LABEL = re.compile(
     r"(?i)^\W*(?:correction|korrektur|berichtigung|correcci[oó]n|rectificaci[oó]n|"
-    r"corre[cç][aã]o|correzione|rectificatif|correctie|rättelse|rettelse|oprava|poprawka|"
-    r"исправление|поправка|訂正|修正|更正|勘误|정정)\s*[:：]|"
-    r"間違え|訂正(?:し|します|いた)|正しくは|说错|写错|搞错|打错|弄错|更正一下|纠正一下|"
-    r"정정(?:합니다|할게요|드립니다)|잘못 (?:말씀|말했|적었|알려|드렸)|"
-    r"\b(?:ich habe mich (?:vertan|geirrt|vertippt|verschrieben)|ich korrigiere|"
-    r"je me suis tromp[ée]e?|je rectifie|me equivoqu[ée]|corrijo|mi sono sbagliat[oa]|"
-    r"correggo|me enganei|eu errei|ik heb me vergist|ik vergiste me|"
-    r"я (?:ошиб(?:ся|лась)|оговорил(?:ся|ась))|pomyli(?:łem|łam))(?!\w)"
+    r"corre[cç][aã]o|correzione|rectificatif|correctie|rättelse|rettelse|訂正|更正|勘误|정정)"
+    r"\s*[:：]"
 )
-"""A speaker taking back what they said in a language other than English: a sentence
-that opens with a correction's label ("Korrektur:", "訂正:") or says "I was wrong" in so
-many words ("間違えました", "je me suis trompé", "я ошибся"). English takes a word of
-``AMEND_WORDS`` pointing back at what was said; this list is those words' translations,
-so a correction is known whatever language the person writes in."""
+"""A turn opening with a correction's label ("Correction: it's Y", "Korrektur: …"); not one
+in the middle of a turn (a pasted notice's), nor a fix's label ("修正:", "Poprawka:")."""
+_RETRACTS = re.compile(
+    r"(?i)(?<!\bnot )(?<!n't )(?<!\bno )(?<!\bnon )(?<!\bnão )(?<!\bnie )"
+    r"(?:\b(?:i was wrong|i misspoke|i mistyped|my mistake|my bad|"
+    r"ich habe mich (?:vertan|geirrt|vertippt|verschrieben)|je me suis tromp[ée]e?|"
+    r"me equivoqu[ée]|mi sono sbagliat[oa]|me enganei|ik heb me vergist|ik vergiste me|"
+    r"я (?:ошиб(?:ся|лась)|оговорил(?:ся|ась))|pomyli(?:łem|łam))(?!\w)|"
+    r"我(?:刚才|刚刚|之前|前面|上面)?[说写打弄搞记]错了(?![吗么嘛])|更正一下|"
+    r"間違えました(?!か)|間違っていました(?!か)|訂正(?:します|いたします|させてください)|正しくは|"
+    r"정정(?:합니다|할게요|드립니다|드려요)|잘못 (?:말씀드렸|말했|적었|알려드렸))"
+)
+"""A speaker saying "I was wrong" in so many words, in English or another language ("my
+mistake", "間違えました", "je me suis trompé", "я ошибся"): in the first person and the
+past, not denied ("no me equivoqué", "我没说错"), not asked ("私が間違えましたか"), not
+a warning ("别弄错了") or an action done by mistake ("間違えて削除しました")."""
 
 
-def amends(sentence: str) -> bool:
+def amends(sentence: str, *, opens: bool = False) -> bool:
     """Whether ``sentence`` says something said earlier was not right: a word of
     ``AMEND_WORDS`` and one pointing back at what was said ("I gave you the wrong value
-    earlier", "typo in what I wrote", "That ID is stale"), a correction's label
-    ("Correction: …"), or the same in another language (``_RETRACTS``); not a question.
+    earlier", "typo in what I wrote", "That ID is stale"), "I was wrong" in any language
+    (``_RETRACTS``), or a correction's label if it ``opens`` the turn; not a question.
     "I received the wrong item earlier" is about the item, not about a statement; "is
     the time wrong?" asks."""
-    if sentence.rstrip().endswith(("?", "？")):
+    if re.search(r"[?？]\s*$|[吗么嘛か]\W*$", sentence):
         return False
-    if _RETRACTS.search(sentence):
+    if _RETRACTS.search(sentence) or (opens and _LABEL.match(sentence)):
         return True
     if _SAID_EARLIER.search(sentence):
         return any(w.lower() in AMEND_WORDS for w in re.findall(r"[^\W\d_]{3,}", sentence))
@@ -161,7 +166,7 @@ def amended_values(message: BaseMessage) -> list[str]:
     if not isinstance(message, HumanMessage) or len(text) > CHAT_MAX_CHARS:
         return []
     said = list(tx.sentences(text))
-    near = beside_amending([amends(s) for s in said])
+    near = beside_amending([amends(s, opens=n == 0) for n, s in enumerate(said)])
     return [
         v
         for s, wrong_beside in zip(said, near, strict=True)
