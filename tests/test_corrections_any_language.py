@@ -142,7 +142,11 @@ def test_a_value_of_another_format_or_no_code_is_not_what_a_retraction_replaces(
     assert old in summary.render(), summary.render()
 
 
-@given(word=st.sampled_from(["correction factor", "correctional", "Korrekturfaktor"]))
+@pytest.mark.parametrize("word", ["correction factor", "correctional", "Korrekturfaktor"])
 def test_a_word_about_corrections_takes_nothing_back(word: str) -> None:
-    assert not amends(f"The {word} is 3.")
-    assert not amends("Korrektur: ist das richtig?")  # a question asks
+    """Even where a label would count, at the opening of a turn."""
+    assert not amends(f"The {word} is 3.", opens=True)
+    assert not amends(f"{word}: 3", opens=True)
+    assert not amends("Korrektur: ist das richtig?", opens=True)  # a question asks
+    assert amends("Korrektur: es ist C-201/19.", opens=True)
+    assert not amends("Korrektur: es ist C-201/19.")  # a label inside a turn
